@@ -1,0 +1,111 @@
+# gpucluster.fabric developer entry points. `make test` is what CI runs.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+# Targets run strictly in the order they are listed (test = unit, then
+# integration, then sanity, then lint), even under `make -j`.
+.NOTPARALLEL:
+
+# Resolved before .venv/bin is put first on PATH, so the venv is always built
+# from the system interpreter.
+SYSTEM_PYTHON := $(shell command -v python3)
+VENV := $(CURDIR)/.venv
+export PATH := $(VENV)/bin:$(PATH)
+
+# Lab packages (see bindep.txt), plus shellcheck, which `ansible-test sanity`
+# silently skips its shellcheck test without.
+APT_PACKAGES := frr lldpd iproute2 graphviz shellcheck
+COLLECTION_LINK := collections/ansible_collections/gpucluster/fabric
+# ansible-test only runs inside .../ansible_collections/<namespace>/<name>.
+SANITY_ROOT := build/sanity/ansible_collections/gpucluster/fabric
+SANITY_PYTHON := 3.11
+# ansible-test (core 2.19) bootstraps pip 24.2 into its sanity venvs with a
+# get-pip.py it downloads from a host that is unreachable here; it uses a
+# cached copy first, so seed the cache with an offline equivalent.
+ANSIBLE_TEST_GET_PIP := $(HOME)/.ansible/test/cache/get_pip_24_2.py
+# Sanity tests that cannot run on this offline, container-less machine:
+#   (none so far)
+SANITY_SKIP :=
+
+.PHONY: setup system-packages collection-link test unit integration sanity lint \
+	demo bench clean
+
+setup: system-packages $(VENV)/.stamp collection-link
+
+# FRR and lldpd run per network namespace in the lab, so the packages' own
+# system-wide services are stopped and disabled right after installing them.
+system-packages:
+	@missing=""; \
+	for pkg in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' "$$pkg" 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$pkg"; \
+	done; \
+	if [ "$$(id -u)" -ne 0 ]; then \
+	  if [ -n "$$missing" ]; then echo "setup: not root, skipping apt-get install of:$$missing (install them yourself)"; fi; \
+	  exit 0; \
+	fi; \
+	if [ -z "$$missing" ]; then \
+	  echo "setup: Debian packages present: $(APT_PACKAGES)"; \
+	elif ! command -v apt-get >/dev/null; then \
+	  echo "setup: no apt-get, skipping install of:$$missing (install them yourself)"; \
+	else \
+	  apt-get update; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
+	fi; \
+	for svc in frr lldpd; do \
+	  if systemctl is-enabled --quiet "$$svc" 2>/dev/null; then \
+	    echo "setup: disabling the system-wide $$svc service"; \
+	    systemctl disable --now "$$svc" 2>/dev/null || true; \
+	  fi; \
+	  case " $$missing " in *" $$svc "*) \
+	    if [ ! -d /run/systemd/system ]; then \
+	      service "$$svc" stop >/dev/null 2>&1 || true; \
+	      update-rc.d "$$svc" disable >/dev/null 2>&1 || true; \
+	    fi;; \
+	  esac; \
+	done
+
+# pip runs again only when a requirements file changes.
+$(VENV)/.stamp: requirements.txt requirements-dev.txt
+	test -x $(VENV)/bin/python || $(SYSTEM_PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install -r requirements-dev.txt
+	touch $@
+
+# Makes this checkout importable as gpucluster.fabric without Galaxy
+# (ansible.cfg: collections_path = ./collections).
+collection-link:
+	@mkdir -p $(dir $(COLLECTION_LINK))
+	@ln -sfn ../../.. $(COLLECTION_LINK)
+
+test: setup unit integration sanity lint
+
+unit: setup
+	pytest tests/unit -q
+
+integration: setup
+	pytest tests/integration -q
+
+# Sanity runs on a copy of the working tree (tracked and untracked files, minus
+# ignored ones), so uncommitted work is checked too.
+sanity: setup
+	rm -rf build/sanity
+	mkdir -p $(SANITY_ROOT)
+	git ls-files -z --cached --others --exclude-standard \
+	  | tar --null --files-from=- --ignore-failed-read -cf - \
+	  | tar -xf - -C $(SANITY_ROOT)
+	@# ansible-test lists content through the nearest enclosing .git; give the
+	@# copy its own index, or it finds this repo's, where build/ is ignored.
+	cd $(SANITY_ROOT) && git init -q && git add -A
+	test -e $(ANSIBLE_TEST_GET_PIP) || install -D -m 0644 .ci/ansible_test_get_pip.py $(ANSIBLE_TEST_GET_PIP)
+	cd $(SANITY_ROOT) && ansible-test sanity --local --python $(SANITY_PYTHON) $(SANITY_SKIP)
+
+lint: setup
+	ansible-lint
+
+demo: setup
+	ansible-inventory -i inventories/lab --graph
+	ansible-playbook -i inventories/lab playbooks/plan.yml
+
+bench: setup
+	$(VENV)/bin/python tests/bench/run_bench.py
+
+clean:
+	rm -rf build .venv collections

@@ -1,0 +1,168 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpucluster.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+name: topology
+short_description: GPU cluster fabric inventory computed from a cluster spec
+version_added: 0.1.0
+description:
+  - Reads a cluster spec (a YAML file named C(*.topology.yml) or C(*.topology.yaml)), plans the whole
+    cluster (rail leaves, spines, superspines, frontend and out-of-band switches, GPU servers, every
+    cable, /31, loopback, management address and ASN) and exposes one host per device.
+  - Hosts come in a stable order. Groups are C(gpu_servers), C(backend_leaf), C(backend_spine),
+    C(backend_superspine), C(frontend_leaf), C(frontend_spine), C(frontend_superspine), C(oob_switch),
+    C(rail_<n>), C(su_<nn>) (scalable unit), C(pod_<nn>) (three-tier pods), C(rack_<name>), and the parents
+    C(backend), C(frontend), C(oob) and C(switches).
+  - Each host gets C(ansible_host) (its management address) and C(fabric), a dict with C(role), C(model),
+    C(rack), C(rail) where one applies, C(asn), C(loopback_ipv4), C(interfaces) (name, peer, peer_interface,
+    network, speed, mtu, ipv4 on routed links) and a few role-specific keys.
+  - The spec keys are documented in docs/spec.md of the collection; a spec error fails the inventory with a
+    one-line message naming the key.
+extends_documentation_fragment:
+  - constructed
+  - inventory_cache
+options:
+  plugin:
+    description: Marks this file as a source for this plugin.
+    type: str
+    required: true
+    choices: [gpucluster.fabric.topology]
+  cluster:
+    description: Cluster identity and hostname patterns (see docs/spec.md).
+    type: dict
+    required: true
+  servers:
+    description: GPU servers, their model, count and rack layout (see docs/spec.md).
+    type: dict
+    required: true
+  backend:
+    description: The GPU-to-GPU fabric, its design, tiers, pools and ASNs (see docs/spec.md).
+    type: dict
+    required: true
+  frontend:
+    description: The frontend network (see docs/spec.md).
+    type: dict
+  oob:
+    description: The out-of-band management network (see docs/spec.md).
+    type: dict
+  layout:
+    description: Physical layout settings (see docs/spec.md).
+    type: dict
+  models:
+    description: Hardware models added to the built-in catalog (see docs/spec.md).
+    type: dict
+"""
+
+EXAMPLES = r"""
+# inventories/lab/lab.topology.yml
+plugin: gpucluster.fabric.topology
+cluster:
+  name: lab
+servers:
+  count: 4
+  per_rack: 2
+backend:
+  design: rail_optimized
+  leaf: {model: Z9332F-ON, downlinks: 2, uplinks: 2}
+  spine: {model: Z9664F-ON}
+
+# Cache the computed inventory and add a group of every leaf in rail 3 by keyed groups
+plugin: gpucluster.fabric.topology
+cache: true
+cache_plugin: ansible.builtin.jsonfile
+cache_connection: /tmp/gpucluster-inventory
+keyed_groups:
+  - key: fabric.model
+    prefix: model
+cluster: {name: lab}
+servers: {count: 4}
+backend:
+  leaf: {model: Z9332F-ON}
+  spine: {model: Z9664F-ON}
+"""
+
+import os
+
+import yaml
+
+from ansible.errors import AnsibleParserError
+from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
+
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.export import (
+    PARENTS, ROLE_GROUP, hostvars, inventory_groups)
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.planner import build_plan
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.spec import validate
+
+# Keys of the file that belong to the plugin (constructed and cache options), not to the cluster spec.
+PLUGIN_KEYS = ("compose", "groups", "keyed_groups", "strict", "leading_separator", "use_extra_vars", "cache",
+               "cache_plugin", "cache_timeout", "cache_connection", "cache_prefix")
+
+
+class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
+    NAME = "gpucluster.fabric.topology"
+
+    def verify_file(self, path):
+        return super().verify_file(path) and path.endswith((".topology.yml", ".topology.yaml"))
+
+    def parse(self, inventory, loader, path, cache=True):
+        super().parse(inventory, loader, path, cache)
+        try:
+            with open(path, encoding="utf-8") as f:
+                raw = yaml.safe_load(f)
+        except (OSError, yaml.YAMLError) as exc:
+            raise AnsibleParserError("%s: cannot read the cluster spec: %s" % (path, str(exc).splitlines()[0]))
+        if not isinstance(raw, dict):
+            raise AnsibleParserError("%s: a cluster spec is a YAML mapping" % path)
+        spec = {k: v for k, v in raw.items() if k not in PLUGIN_KEYS}
+        try:
+            validate(spec)  # first, so a misspelt key gets its "did you mean" before Ansible's option check
+        except SpecError as exc:
+            raise AnsibleParserError("%s: %s" % (os.path.basename(path), exc))
+        self.set_options(direct=raw)
+
+        cache_key = self.get_cache_key(path) + "_%d" % int(os.stat(path).st_mtime_ns)
+        use_cache = self.get_option("cache") and cache
+        data = None
+        if use_cache:
+            try:
+                data = self._cache[cache_key]
+            except KeyError:
+                data = None
+        if data is None:
+            try:
+                plan = build_plan(spec)
+            except SpecError as exc:
+                raise AnsibleParserError("%s: %s" % (os.path.basename(path), exc))
+            members, children = inventory_groups(plan)
+            data = {"hostvars": hostvars(plan), "members": members, "children": children}
+            if self.get_option("cache"):
+                self._cache[cache_key] = data
+        self._populate(data)
+
+    def _populate(self, data):
+        inv = self.inventory
+        for group in list(ROLE_GROUP.values()) + list(PARENTS) + ["backend", "frontend", "oob", "switches"]:
+            inv.add_group(group)
+        for group in data["members"]:
+            inv.add_group(group)
+        for parent, kids in data["children"].items():
+            inv.add_group(parent)
+            for child in kids:
+                inv.add_child(parent, child)
+        for host in data["hostvars"]:
+            inv.add_host(host)
+        for group, hosts in data["members"].items():
+            for host in hosts:
+                inv.add_child(group, host)
+        construct = self.get_option("compose") or self.get_option("groups") or self.get_option("keyed_groups")
+        strict = self.get_option("strict")
+        for host, variables in data["hostvars"].items():
+            for key, value in variables.items():
+                inv.set_variable(host, key, value)
+            if construct:
+                self._set_composite_vars(self.get_option("compose"), variables, host, strict=strict)
+                self._add_host_to_composed_groups(self.get_option("groups"), variables, host, strict=strict)
+                self._add_host_to_keyed_groups(self.get_option("keyed_groups"), variables, host, strict=strict)

@@ -1,0 +1,169 @@
+"""The plan as data for others: lean Ansible hostvars and groups, and the whole plan as JSON."""
+import json
+import os
+import tempfile
+
+from .ipam import cidr, fmt
+
+ROLE_GROUP = {"gpu_server": "gpu_servers"}
+PARENTS = {"backend_leaf": "backend", "backend_spine": "backend", "backend_superspine": "backend",
+           "frontend_leaf": "frontend", "frontend_spine": "frontend", "frontend_superspine": "frontend",
+           "oob_switch": "oob"}
+
+
+def _mtus(spec):
+    be, fe = spec["backend"], spec["frontend"] or {}
+    return {("gpu_server", "backend"): be["server_mtu"], ("gpu_server", "frontend"): fe.get("server_mtu"),
+            ("switch", "backend"): be["mtu"], ("switch", "frontend"): fe.get("mtu")}
+
+
+def interfaces(dev, mtus):
+    """Every cabled port of ``dev``: {name, peer, peer_interface, network, speed, mtu[, ipv4, ipv6]}."""
+    kind = "gpu_server" if dev.role == "gpu_server" else "switch"
+    out = []
+    for link in dev.links:
+        if link.a is dev:
+            name, peer, peer_port, off = link.a_port, link.b, link.b_port, 0
+        else:
+            name, peer, peer_port, off = link.b_port, link.a, link.a_port, 1
+        entry = {"name": name, "peer": peer.name, "peer_interface": peer_port, "network": link.network,
+                 "speed": link.speed * 1000, "mtu": mtus.get((kind, link.network), 1500)}
+        if link.ipv4 is not None:
+            entry["ipv4"] = cidr(link.ipv4 + off, 31)
+        if link.ipv6 is not None:
+            entry["ipv6"] = cidr(link.ipv6 + off, 127, 6)
+        out.append(entry)
+    return out
+
+
+def groups_of(dev, be_pods=False, fe_pods=False):
+    """Inventory groups of a device: role, rail, scalable unit, pod, rack (names safe for Ansible)."""
+    groups = [ROLE_GROUP.get(dev.role, dev.role)]
+    if dev.rail is not None and dev.role.startswith("backend"):
+        groups.append("rail_%d" % dev.rail)
+    if dev.su is not None and dev.role in ("gpu_server", "backend_leaf"):
+        groups.append("su_%02d" % (dev.su + 1))
+    if be_pods and dev.role in ("backend_leaf", "backend_spine"):
+        groups.append("pod_%02d" % (dev.pod + 1))
+    if fe_pods and dev.role in ("frontend_leaf", "frontend_spine"):
+        groups.append("frontend_pod_%02d" % (dev.pod + 1))
+    groups.append("rack_" + dev.rack.name.replace("-", "_"))
+    return groups
+
+
+def hostvars(plan):
+    """{host: {ansible_host, fabric}} in plan order: what plays need, not the whole plan."""
+    mtus = _mtus(plan.spec)
+    pods = plan.summary["backend"]["tiers"] == 3
+    fe_pods = plan.summary.get("frontend", {}).get("tiers") == 3
+    out = {}
+    for dev in plan.devices:
+        fab = {"role": dev.role, "model": dev.model.name, "rack": dev.rack.name}
+        if dev.rail is not None:
+            fab["rail"] = dev.rail
+        if dev.su is not None and dev.role in ("gpu_server", "backend_leaf"):
+            fab["su"] = dev.su + 1
+        if dev.pod is not None and (pods if dev.role.startswith("backend") else fe_pods):
+            fab["pod"] = dev.pod + 1
+        if dev.asn is not None:
+            fab["asn"] = dev.asn
+        if dev.loopback is not None:
+            fab["loopback_ipv4"] = fmt(dev.loopback)
+        if dev.loopback6 is not None:
+            fab["loopback_ipv6"] = fmt(dev.loopback6, 6)
+        if dev.server_block is not None:
+            fab["server_summary_ipv4"] = cidr(*dev.server_block)
+        if dev.bmc is not None:
+            fab["bmc_ipv4"] = fmt(dev.bmc)
+        if dev.frontend_ip is not None:
+            fab["frontend_ipv4"] = cidr(dev.frontend_ip, dev.frontend_block[1])
+            fab["frontend_gateway"] = fmt(dev.frontend_block[0] + 1)
+        fab["interfaces"] = interfaces(dev, mtus)
+        out[dev.name] = {"ansible_host": fmt(dev.mgmt), "fabric": fab}
+    return out
+
+
+def inventory_groups(plan):
+    """(group -> [hosts]) and (parent -> [children]) for the inventory plugin, both in stable order."""
+    members = {}
+    be_pods = plan.summary["backend"]["tiers"] == 3
+    fe_pods = plan.summary.get("frontend", {}).get("tiers") == 3
+    for dev in plan.devices:
+        for g in groups_of(dev, be_pods, fe_pods):
+            members.setdefault(g, []).append(dev.name)
+    children = {}
+    for child, parent in PARENTS.items():
+        children.setdefault(parent, []).append(child)
+    children["switches"] = ["backend", "frontend", "oob"]
+    return members, children
+
+
+def plan_dict(plan):
+    """The whole plan: summary, spec (with defaults), racks, devices and links."""
+    devices = []
+    for dev in plan.devices:
+        d = {"name": dev.name, "role": dev.role, "model": dev.model.name, "index": dev.index,
+             "rack": dev.rack.name, "slot": dev.slot}
+        for key in ("rail", "su", "pod", "plane", "side", "asn"):
+            value = getattr(dev, key)
+            if value is not None:
+                d[key] = value
+        for key, value in (("loopback_ipv4", dev.loopback), ("mgmt_ipv4", dev.mgmt), ("bmc_ipv4", dev.bmc)):
+            if value is not None:
+                d[key] = fmt(value)
+        if dev.loopback6 is not None:
+            d["loopback_ipv6"] = fmt(dev.loopback6, 6)
+        if dev.server_block is not None:
+            d["server_summary_ipv4"] = cidr(*dev.server_block)
+        if dev.frontend_ip is not None:
+            d["frontend_ipv4"] = cidr(dev.frontend_ip, dev.frontend_block[1])
+        devices.append(d)
+    links = []
+    for link in plan.links:
+        item = {"network": link.network, "tier": link.tier, "a": link.a.name, "a_port": link.a_port,
+                "b": link.b.name, "b_port": link.b_port, "speed": link.speed}
+        if link.ipv4 is not None:
+            item["a_ipv4"] = cidr(link.ipv4, 31)
+            item["b_ipv4"] = cidr(link.ipv4 + 1, 31)
+        if link.ipv6 is not None:
+            item["a_ipv6"] = cidr(link.ipv6, 127, 6)
+            item["b_ipv6"] = cidr(link.ipv6 + 1, 127, 6)
+        links.append(item)
+    racks = [{"name": r.name, "row": r.row, "column": r.column, "kind": r.kind} for r in plan.racks]
+    return {"summary": plan.summary, "spec": plan.spec, "racks": racks, "devices": devices, "links": links}
+
+
+def write_atomic(path, text):
+    """Write ``text`` to ``path`` through a temporary file in the same directory, so readers see the old
+    file or the new one, never half of one. Returns True when the content changed."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            if f.read() == text:
+                return False
+    except (FileNotFoundError, UnicodeDecodeError):
+        pass
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return True
+
+
+def write_plan(plan, build_dir):
+    """build/<cluster>/plan.json (whole plan) and summary.json; returns the paths that changed."""
+    base = os.path.join(build_dir, plan.summary["cluster"])
+    changed = []
+    for name, data in (("plan.json", plan_dict(plan)), ("summary.json", plan.summary)):
+        path = os.path.join(base, name)
+        if write_atomic(path, json.dumps(data, indent=1 if name == "summary.json" else None, sort_keys=False,
+                                         separators=None if name == "summary.json" else (",", ":")) + "\n"):
+            changed.append(path)
+    return changed

@@ -1,0 +1,87 @@
+"""The plan's data: devices, racks and links. Addresses are integers (see ipam.py)."""
+
+
+class Rack:
+    __slots__ = ("name", "row", "column", "kind", "ordinal")
+
+    def __init__(self, name, row, column, kind, ordinal):
+        self.name = name        # su01-r03, core-r01
+        self.row = row          # SU index, or -1 for the core row
+        self.column = column
+        self.kind = kind        # server | network | core
+        self.ordinal = ordinal  # position among all racks, growth-safe (used for OOB addressing)
+
+
+class Device:
+    __slots__ = ("name", "role", "model", "index", "rail", "su", "pod", "plane", "side", "rack", "slot",
+                 "asn", "loopback", "loopback6", "mgmt", "bmc", "server_block", "frontend_ip", "frontend_block",
+                 "links")
+
+    def __init__(self, name, role, model, index, rack, slot, rail=None, su=None, pod=None, plane=None, side=None):
+        self.name = name
+        self.role = role        # gpu_server, backend_leaf, ... (the inventory group)
+        self.model = model      # catalog model object
+        self.index = index      # position within its role; every address and ASN derives from it
+        self.rail = rail
+        self.su = su
+        self.pod = pod
+        self.plane = plane
+        self.side = side
+        self.rack = rack
+        self.slot = slot        # position in the rack
+        self.asn = None
+        self.loopback = None
+        self.loopback6 = None
+        self.mgmt = None
+        self.bmc = None
+        self.server_block = None   # leaf: (base, prefix) of its server-link block, advertised as one summary
+        self.frontend_ip = None    # server: frontend bond address; leaf: its SVI address
+        self.frontend_block = None  # (base, prefix) of the pair's server subnet
+        self.links = []
+
+
+class Link:
+    """A cable. End ``a`` is the upper tier (leaf above server, spine above leaf) and takes the lower
+    address of the /31; end ``b`` takes the upper one."""
+
+    __slots__ = ("network", "tier", "a", "a_port", "b", "b_port", "ipv4", "ipv6", "speed")
+
+    def __init__(self, network, tier, a, a_port, b, b_port, speed, ipv4=None, ipv6=None):
+        self.network = network  # backend | frontend | oob
+        self.tier = tier        # server | leaf-spine | spine-superspine | peer | oob
+        self.a = a
+        self.a_port = a_port
+        self.b = b
+        self.b_port = b_port
+        self.speed = speed
+        self.ipv4 = ipv4        # base of the /31 (int) on routed links
+        self.ipv6 = ipv6        # base of the /127
+
+
+class Plan:
+    def __init__(self, spec, catalog):
+        self.spec = spec
+        self.catalog = catalog
+        self.devices = []
+        self.links = []
+        self.racks = []
+        self.summary = {}
+        self._by_name = None
+
+    def add(self, device):
+        self.devices.append(device)
+        return device
+
+    def connect(self, link):
+        self.links.append(link)
+        link.a.links.append(link)
+        link.b.links.append(link)
+        return link
+
+    def device(self, name):
+        if self._by_name is None:
+            self._by_name = {d.name: d for d in self.devices}
+        return self._by_name[name]
+
+    def by_role(self, role):
+        return [d for d in self.devices if d.role == role]

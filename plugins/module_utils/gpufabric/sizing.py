@@ -1,0 +1,166 @@
+"""Clos sizing: how the ports of each tier split, how many switches a tier needs, how large the
+cluster can grow on the chosen hardware, and the error that says so when it cannot.
+
+Every number here comes from the spec's hardware choices, never from `servers.count` alone, so the
+positions derived from them (ports, addresses, ASNs) stay put when the cluster grows.
+"""
+import math
+
+from .errors import SpecError
+
+
+def ceil_div(a, b):
+    return -(-a // b)
+
+
+def split_ports(model, tier, path, has_up, reserve_up=0):
+    """Choose a tier's downlink and uplink ports on ``model``: (down, up, reserved) port indices.
+
+    ``reserve_up`` ports are set aside after the uplinks (the MC-LAG peer link).
+    """
+    down_pool = model.usable("down") + model.usable("any")
+    up_only = model.usable("up")
+    ratio = tier.get("oversubscription")
+    d, u = tier.get("downlinks"), tier.get("uplinks")
+    if ratio and (d is not None or u is not None):
+        raise SpecError(path + ".oversubscription", "set either oversubscription or downlinks/uplinks, not both")
+    if not has_up:
+        if u:
+            raise SpecError(path + ".uplinks", "%d uplinks on the top tier: nothing is above it (add a tier above "
+                            "or remove the key)" % u)
+        if ratio:
+            raise SpecError(path + ".oversubscription", "the top tier has no uplinks to oversubscribe")
+        d = len(down_pool) if d is None else d
+        u = 0
+    elif ratio:
+        a, b = (int(x) for x in ratio.split(":"))
+        if a < 1 or b < 1:
+            raise SpecError(path + ".oversubscription", "%r: both sides must be at least 1, e.g. 3:1" % ratio)
+        total = len(down_pool) + len(up_only) - reserve_up
+        d = total * a // (a + b)
+        u = total - d
+    else:
+        any_ports = len(model.usable("any"))
+        if d is None:
+            d = len(model.usable("down")) + (any_ports if up_only else any_ports // 2)
+        if u is None:
+            u = len(up_only) - reserve_up if up_only else min(any_ports - min(d, any_ports), d) - reserve_up
+    if d < 1:
+        raise SpecError(path + ".downlinks", "no downlink ports: %s has %d ports for them" % (model.name, len(down_pool)))
+    if d > len(down_pool):
+        raise SpecError(path + ".downlinks", "%d downlinks but %s has %d ports that can face down: use at most %d "
+                        "or a larger switch" % (d, model.name, len(down_pool), len(down_pool)))
+    taken = set(down_pool[:d])
+    up_pool = up_only + [p for p in model.usable("any") if p not in taken]
+    if u < 0 or u + reserve_up > len(up_pool):
+        raise SpecError(path + ".uplinks", "%d uplinks%s but %s has %d ports left after %d downlinks: use at most %d"
+                        % (u, " plus %d peer-link ports" % reserve_up if reserve_up else "", model.name,
+                           len(up_pool), d, max(0, len(up_pool) - reserve_up)))
+    if has_up and u < 1:
+        raise SpecError(path + ".uplinks", "a tier below spines needs at least one uplink")
+    return down_pool[:d], up_pool[:u], up_pool[u:u + reserve_up]
+
+
+def check_speed(path, what, lower_speeds, upper_speeds):
+    lo, up = set(lower_speeds), set(upper_speeds)
+    if lo != up:
+        raise SpecError(path, "%s: ports of %s Gb/s meet ports of %s Gb/s: choose models whose ports match"
+                        % (what, "/".join(map(str, sorted(lo))), "/".join(map(str, sorted(up)))))
+
+
+class Clos:
+    """The shape of one Clos network (the backend, or the frontend) above its leaves.
+
+    ``group``: leaves that must share a pod (the rails of a scalable unit, or a frontend pair).
+    ``planes``: independent copies of the spine layers (one per rail for rail_planes, else 1).
+    """
+
+    def __init__(self, network, path, catalog, leaf_tier, spine_tier, super_tier, group, planes, server_speeds,
+                 reserve_up=0, label=""):
+        self.network, self.path, self.group, self.planes = network, path, group, planes
+        self.leaf_model = catalog.switch(leaf_tier["model"], path + ".leaf.model")
+        self.leaf_down, self.leaf_up, self.leaf_reserved = split_ports(
+            self.leaf_model, leaf_tier, path + ".leaf", spine_tier is not None, reserve_up)
+        self.d, self.u = len(self.leaf_down), len(self.leaf_up)
+        check_speed(path + ".leaf.model", "servers to %s leaves" % network, server_speeds,
+                    [self.leaf_model.ports[p][1] for p in self.leaf_down])
+        self.tiers = 1 if spine_tier is None else (3 if super_tier else 2)
+        self.spine_model = self.super_model = None
+        self.S = self.m1 = self.SS = self.m2 = 0
+        self.spine_down = self.spine_up = self.super_down = []
+        self.label = label
+        if spine_tier is None:
+            self.leaves_per_pod = self.max_leaves = group
+            self.max_pods = 1
+            return
+        self.spine_model = catalog.switch(spine_tier["model"], path + ".spine.model")
+        self.spine_down, self.spine_up, _ = split_ports(self.spine_model, spine_tier, path + ".spine", self.tiers == 3)
+        self.S = spine_tier.get("count") or self.u
+        if self.u % self.S:
+            raise SpecError(path + ".spine.count", "%d spines do not divide the %d leaf uplinks evenly: use a divisor "
+                            "of %d" % (self.S, self.u, self.u))
+        self.m1 = self.u // self.S
+        check_speed(path + ".spine.model", "leaf uplinks to spines", [self.leaf_model.ports[p][1] for p in self.leaf_up],
+                    [self.spine_model.ports[p][1] for p in self.spine_down])
+        self.leaves_per_pod = len(self.spine_down) // self.m1 // group * group
+        if self.leaves_per_pod < group:
+            raise SpecError(path + ".spine.downlinks", "a spine with %d downlinks and %d links to each leaf holds "
+                            "%d leaves, fewer than the %d that must share it" % (
+                                len(self.spine_down), self.m1, len(self.spine_down) // self.m1, group))
+        if self.tiers == 2:
+            self.max_pods = 1
+        else:
+            self.super_model = catalog.switch(super_tier["model"], path + ".superspine.model")
+            self.super_down, _, _ = split_ports(self.super_model, super_tier, path + ".superspine", False)
+            su = len(self.spine_up)
+            self.SS = super_tier.get("count") or su
+            if su % self.SS:
+                raise SpecError(path + ".superspine.count", "%d superspines per plane do not divide the %d spine "
+                                "uplinks evenly: use a divisor of %d" % (self.SS, su, su))
+            self.m2 = su // self.SS
+            check_speed(path + ".superspine.model", "spine uplinks to superspines",
+                        [self.spine_model.ports[p][1] for p in self.spine_up],
+                        [self.super_model.ports[p][1] for p in self.super_down])
+            self.max_pods = len(self.super_down) // self.m2
+        self.max_leaves = self.max_pods * self.leaves_per_pod
+
+    def pods_for(self, leaves_per_plane):
+        return ceil_div(leaves_per_plane, self.leaves_per_pod)
+
+    def check_fits(self, leaves_per_plane, servers_needed, servers_max, gpus_per_server):
+        if leaves_per_plane <= self.max_leaves:
+            return
+        what = "each plane" if self.planes > 1 else "the fabric"
+        if self.tiers == 2:
+            raise SpecError(self.path, "a two-tier %s needs %d leaves in %s, each with %d link(s) to every spine, "
+                            "but a %s spine has %d downlink ports: a leaf cannot reach every spine; add %s.superspine "
+                            "(three tiers) or a larger spine (this hardware holds at most %d servers, %d GPUs; "
+                            "the spec asks for %d servers)" % (
+                                self.label, leaves_per_plane, what, self.m1, self.spine_model.name,
+                                len(self.spine_down), self.path, servers_max, servers_max * gpus_per_server,
+                                servers_needed))
+        raise SpecError(self.path, "a three-tier %s needs %d pods in %s but a %s superspine with %d downlinks and %d "
+                        "link(s) to each spine holds %d: raise superspine.count, use a larger superspine "
+                        "(this hardware holds at most %d servers, %d GPUs; the spec asks for %d servers)" % (
+                            self.label, self.pods_for(leaves_per_plane), what, self.super_model.name,
+                            len(self.super_down), self.m2, self.max_pods, servers_max,
+                            servers_max * gpus_per_server, servers_needed))
+
+    def oversubscription(self):
+        """Bandwidth down : bandwidth up, per tier that has uplinks."""
+        out = {}
+        if self.tiers >= 2:
+            lp = self.leaf_model.ports
+            out["leaf"] = ratio(sum(lp[p][1] for p in self.leaf_down), sum(lp[p][1] for p in self.leaf_up))
+        if self.tiers == 3:
+            sp = self.spine_model.ports
+            out["spine"] = ratio(sum(sp[p][1] for p in self.spine_down), sum(sp[p][1] for p in self.spine_up))
+        return out
+
+
+def ratio(down, up):
+    """Down:up as a reduced ratio, "3:1"; "-" when there is no uplink."""
+    if not up:
+        return "-"
+    g = math.gcd(down, up)
+    return "%d:%d" % (down // g, up // g)

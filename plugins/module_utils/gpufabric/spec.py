@@ -1,0 +1,169 @@
+"""The cluster spec: every key declared once. docs/spec.md is generated from this file."""
+from .schema_types import Bool, Choice, Int, List, MapOf, Optional, Section, Str, to_markdown
+
+DESIGNS = ("rail_optimized", "rail_planes", "rail_only")
+ROLES = ("backend_leaf", "backend_spine", "backend_superspine",
+         "frontend_leaf", "frontend_spine", "frontend_superspine", "oob_switch")
+
+_CIDR = r"^[0-9a-fA-F:.]+/\d+$"
+_RATIO = r"^\d+:\d+$"
+
+
+def _tier(what, count_doc=None):
+    fields = {
+        "model": Str("Switch model for the %s: a name from the hardware catalog or from `models.switches`." % what,
+                     required=True),
+        "downlinks": Int("Ports used toward the tier below (servers for a leaf). Default: every `down` port of the "
+                         "model, or half of its `any` ports when the tier has uplinks.", minimum=1),
+        "uplinks": Int("Ports used toward the tier above. Default: the model's `up` ports, or the other half of "
+                       "its `any` ports; 0 at the top tier.", minimum=0),
+        "oversubscription": Str("Downlink to uplink ratio such as `3:1`, instead of `downlinks`/`uplinks`: "
+                                "splits the usable ports in that ratio.", pattern=_RATIO, hint="write it as DOWN:UP, e.g. 3:1"),
+    }
+    if count_doc:
+        fields["count"] = Int(count_doc, minimum=1)
+    return fields
+
+
+def _fabric_pools(defaults, what):
+    return {
+        "loopbacks": Str("IPv4 pool for /32 loopbacks of the %s switches; split in four equal blocks "
+                         "(leaf, spine, superspine, spare), each switch at its position." % what,
+                         pattern=_CIDR, default=defaults[0]),
+        "leaf_spine": Str("IPv4 pool for the /31 of every leaf-spine link; link k of leaf n takes /31 number "
+                          "n * leaf_uplinks + k.", pattern=_CIDR, default=defaults[1]),
+        "spine_superspine": Str("IPv4 pool for the /31 of every spine-superspine link (three tiers).",
+                                pattern=_CIDR, default=defaults[2]),
+        "loopbacks_ipv6": Str("Optional IPv6 pool for /128 loopbacks (dual stack).", pattern=_CIDR),
+        "leaf_spine_ipv6": Str("Optional IPv6 pool for /127 leaf-spine links.", pattern=_CIDR),
+        "spine_superspine_ipv6": Str("Optional IPv6 pool for /127 spine-superspine links.", pattern=_CIDR),
+    }
+
+
+_SPINE_COUNT = ("Spines in each group a leaf fans out to (the whole plane in two tiers, a pod in three). "
+                "Must divide `leaf.uplinks`; each leaf then has uplinks / count links to every spine. "
+                "Default: `leaf.uplinks` (one link to each spine).")
+_SUPER_COUNT = ("Superspines in each superspine plane (spine j of every pod connects to plane j). Must divide "
+                "`spine.uplinks`. Default: `spine.uplinks` (one link from a spine to each superspine).")
+_ASN_POOL = Str("Private ASN range `FIRST-LAST` for this network. Default: 64512-65534 when the largest cluster "
+                "the hardware allows fits in it, else a 4-byte range (backend 4200000000-4200999999, frontend "
+                "4201000000-4201999999).", pattern=r"^\d+\s*-\s*\d+$", hint="write it as FIRST-LAST, e.g. 64512-65534")
+
+SWITCH_MODEL = Section("A switch model.", {
+    "description": Str("Free text shown in documents and the bill of materials.", default=""),
+    "mgmt_port": Str("Name of the out-of-band management port.", default="eth0"),
+    "port_name": Str("Port name pattern; `{lane}` is the port's first lane and `{index}` its position.",
+                     default="Ethernet{lane}"),
+    "port_groups": List("Front-panel ports, in order.", Section("A group of identical ports.", {
+        "count": Int("Number of ports in the group.", minimum=1, required=True),
+        "speed": Int("Port speed in Gb/s.", minimum=1, required=True),
+        "lanes": Int("SerDes lanes per port.", minimum=1, default=1),
+        "name_step": Int("Step of {lane} between port names. Default: `lanes`.", minimum=1),
+        "first_lane": Int("Lane of the group's first port. Default: right after the previous group.", minimum=0),
+        "form_factor": Str("Cage type (QSFP-DD, OSFP, SFP28, RJ45, ...).", default=""),
+        "use": Choice("Which side the group serves.", ["any", "down", "up", "none"], default="any"),
+        "breakouts": List("Breakout modes the port supports, e.g. 2x200G.", Str("A breakout mode."), default=[]),
+    }), required=True),
+})
+
+_NIC = Section("A server port.", {
+    "name": Str("Interface name the OS gives the port.", required=True),
+    "speed": Int("Speed in Gb/s.", minimum=1, required=True),
+    "rdma": Str("RDMA device name (backend NICs), e.g. mlx5_0."),
+})
+
+SERVER_MODEL = Section("A server model.", {
+    "description": Str("Free text.", default=""),
+    "gpus": Int("GPUs per server; also the number of rails.", minimum=1, required=True),
+    "rack_units": Int("Height in rack units.", minimum=1, default=2),
+    "backend_nics": List("Backend NICs in rail order: NIC i serves GPU i and rail i.", _NIC, required=True),
+    "frontend_ports": List("Frontend ports; with dual-homing, port 0 goes to leaf A and port 1 to leaf B.",
+                           _NIC, default=[]),
+    "mgmt_port": Section("Host management port (to the OOB network).", _NIC.fields, required=True),
+    "bmc_port": Section("BMC port (iDRAC) (to the OOB network).", _NIC.fields, required=True),
+})
+
+SPEC = Section("The cluster spec.", {
+    "plugin": Str("Inventory plugin name; `gpucluster.fabric.topology` makes this file an inventory source.",
+                  default="gpucluster.fabric.topology"),
+    "cluster": Section("Identity of the cluster.", {
+        "name": Str("Cluster name: prefix of every hostname and the build/<name>/ directory.", required=True,
+                    pattern=r"^[a-z][a-z0-9-]{0,30}$", hint="lowercase letters, digits and dashes, starting with a letter"),
+        "hostnames": Section("Hostname patterns per role. Fields: {cluster}, {n} (1-based position in its group), "
+                             "{index} (0-based position in its role), {rail}, {su}, {pod}, {plane}, {side} (a/b), "
+                             "{rack}. Defaults depend on the design; see docs/topology.md.", {
+            role: Str("Pattern for %s hostnames." % role.replace("_", " ")) for role in ("server",) + ROLES
+        }),
+    }, required=True),
+    "servers": Section("The GPU servers.", {
+        "model": Str("Server model from the hardware catalog or `models.servers`.", default="XE9680"),
+        "count": Int("Number of servers. Growing it adds servers at the end and renumbers nothing.",
+                     minimum=1, required=True),
+        "per_rack": Int("Servers per rack (power and cooling decide this: about 10 kW per XE9680).",
+                        minimum=1, default=4),
+    }, required=True),
+    "backend": Section("The GPU-to-GPU (RoCEv2) fabric.", {
+        "design": Choice("Backend topology (see docs/topology.md).", list(DESIGNS), default="rail_optimized"),
+        "leaf": Section("Rail leaves: one per rail per scalable unit; `downlinks` is the scalable unit's size "
+                        "in servers.", _tier("rail leaves"), required=True),
+        "spine": Optional("Spines (absent with rail_only).", _tier("spines", _SPINE_COUNT)),
+        "superspine": Optional("Superspines: present means three tiers (pods of leaves and spines).",
+                               _tier("superspines", _SUPER_COUNT)),
+        "pools": Section("Address pools of the backend.", dict(
+            server_links=Str("IPv4 pool for server-leaf /31s. Each leaf takes an aligned block (2 x downlinks, "
+                             "rounded up to a power of two) at its position, so it can advertise one summary.",
+                             pattern=_CIDR, default="10.0.0.0/12"),
+            server_links_ipv6=Str("Optional IPv6 pool for server-leaf /127s, blocked like server_links.", pattern=_CIDR),
+            **_fabric_pools(("10.32.0.0/16", "10.16.0.0/13", "10.24.0.0/13"), "backend"))),
+        "asn_pool": _ASN_POOL,
+        "mtu": Int("MTU of switch ports.", minimum=1500, maximum=9216, default=9216),
+        "server_mtu": Int("MTU of the server NICs.", minimum=1500, maximum=9216, default=9000),
+        "ipv6": Bool("Plan IPv6 addresses too (needs the *_ipv6 pools).", default=False),
+    }, required=True),
+    "frontend": Optional("The frontend (storage, data, control) network; absent means none is planned.", {
+        "dual_homing": Choice("How a server's two frontend ports are tied together: an MC-LAG leaf pair with a "
+                              "peer link, or EVPN multihoming (no peer link).", ["mclag", "evpn_mh"], default="mclag"),
+        "peer_links": Int("Ports per leaf for the MC-LAG peer link (taken from the uplink ports). "
+                          "Default: 2 with mclag, 0 with evpn_mh.", minimum=0),
+        "leaf": Section("Frontend leaves, in pairs; `downlinks` is servers per pair.",
+                        _tier("frontend leaves"), required=True),
+        "spine": Section("Frontend spines.", _tier("frontend spines", _SPINE_COUNT), required=True),
+        "superspine": Optional("Frontend superspines: present means three tiers.",
+                               _tier("frontend superspines", _SUPER_COUNT)),
+        "pools": Section("Address pools of the frontend.", dict(
+            servers=Str("IPv4 pool for server subnets: each leaf pair takes an aligned block holding its servers "
+                        "plus gateway and leaf addresses.", pattern=_CIDR, default="10.64.0.0/14"),
+            **_fabric_pools(("10.72.0.0/16", "10.68.0.0/15", "10.70.0.0/15"), "frontend"))),
+        "asn_pool": _ASN_POOL,
+        "mtu": Int("MTU of switch ports.", minimum=1500, maximum=9216, default=9216),
+        "server_mtu": Int("MTU of the server bond.", minimum=1500, maximum=9216, default=9000),
+    }),
+    "oob": Section("The out-of-band management network.", {
+        "switch": Section("Management access switches, one or more per rack.", {
+            "model": Str("Switch model.", default="S3248T-ON"),
+        }),
+        "pool": Str("Management IPv4 pool, flat: the first quarter holds switch addresses (eight equal blocks, "
+                    "one per switch role), the rest BMC and host management addresses (two per server). "
+                    "The last usable address is the gateway.", pattern=_CIDR, default="10.250.0.0/16"),
+        "provisioning_host": Str("IPv4 address of the provisioning (DHCP/ZTP) host, for DHCP relay."),
+    }),
+    "layout": Section("Physical layout: rows and racks.", {
+        "switches_per_rack": Int("Switches per network rack (core and pod spine racks).", minimum=1, default=16),
+    }),
+    "models": Section("Hardware models added to (or replacing) the built-in catalog.", {
+        "switches": MapOf("Switch models by name.", SWITCH_MODEL),
+        "servers": MapOf("Server models by name.", SERVER_MODEL),
+    }),
+})
+
+
+def validate(raw):
+    """Return the spec with defaults filled in; raise SpecError naming the first bad key."""
+    return SPEC.validate(raw, "")
+
+
+def reference_markdown():
+    return to_markdown(SPEC, "Cluster spec reference",
+                       "Generated from `plugins/module_utils/gpufabric/spec.py` by `make docs`; "
+                       "a unit test fails when this file and the schema disagree. "
+                       "Keys are dotted paths; `[]` marks list items and `<name>` a name you choose.")
