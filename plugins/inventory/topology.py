@@ -68,7 +68,8 @@ backend:
   leaf: {model: Z9332F-ON, downlinks: 2, uplinks: 2}
   spine: {model: Z9664F-ON}
 
-# Cache the computed inventory and add a group of every leaf in rail 3 by keyed groups
+---
+# Cache the computed inventory and group the hosts by hardware model
 plugin: gpucluster.fabric.topology
 cache: true
 cache_plugin: ansible.builtin.jsonfile

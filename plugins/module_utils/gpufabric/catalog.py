@@ -1,7 +1,10 @@
 """The hardware catalog: built-in models (data/hardware.yml) plus the spec's own `models`."""
 import os
 
-import yaml
+try:  # PyYAML comes with ansible-core; the guard only keeps module import checks quiet without it
+    import yaml
+except ImportError:  # pragma: no cover
+    yaml = None
 
 from .errors import SpecError
 from .spec import SERVER_MODEL, SWITCH_MODEL
@@ -23,7 +26,7 @@ class SwitchModel:
         lane = 0
         for g, group in enumerate(data["port_groups"]):
             lane = group["first_lane"] if group["first_lane"] is not None else lane
-            for _ in range(group["count"]):
+            for dummy in range(group["count"]):
                 try:
                     pname = data["port_name"].format(lane=lane, index=len(self.ports))
                 except (KeyError, IndexError, ValueError) as exc:
@@ -56,6 +59,8 @@ class ServerModel:
 def _load_builtin():
     global _builtin
     if _builtin is None:
+        if yaml is None:
+            raise SpecError("", "PyYAML is required to read the hardware catalog: pip install pyyaml")
         with open(_DATA) as f:
             _builtin = yaml.safe_load(f)
     return _builtin
@@ -67,8 +72,9 @@ class Catalog:
         spec_models = spec_models or {}
         self.switches = {}
         self.servers = {}
-        for kind, schema, cls, store in (("switches", SWITCH_MODEL, SwitchModel, self.switches),
-                                          ("servers", SERVER_MODEL, ServerModel, self.servers)):
+        kinds = (("switches", SWITCH_MODEL, SwitchModel, self.switches),
+                 ("servers", SERVER_MODEL, ServerModel, self.servers))
+        for kind, schema, cls, store in kinds:
             for name, raw in data[kind].items():
                 store[name] = (raw, "catalog.%s.%s" % (kind, name), False)
             for name, validated in spec_models.get(kind, {}).items():

@@ -413,7 +413,7 @@ class Planner:
             raise SpecError(path, "ASN range %d-%d is exhausted: the plan needs %d ASNs (1 superspine layer, %d spine "
                             "groups reserved for growth, %d leaf units), the range holds %d: widen it, e.g. 4-byte "
                             "private ASNs %d-%d" % (first, last, need, groups_max, units_used, last - first + 1,
-                                                   ASN_AUTO[network][1][0], ASN_AUTO[network][1][1]))
+                                                    ASN_AUTO[network][1][0], ASN_AUTO[network][1][1]))
         return first, 1 + groups_max
 
     def _pool(self, path, cidr):
@@ -444,8 +444,8 @@ class Planner:
             blocks = self._role_blocks(path + key, pools[key])
             for devs, block in zip((leaves, spines, supers), blocks):
                 self._place_loopbacks(devs, block, v6)
-        for tier, key, per in (("leaf-spine", "leaf_spine", clos.u), ("spine-superspine", "spine_superspine",
-                                                                        len(clos.spine_up))):
+        tiers = (("leaf-spine", "leaf_spine", clos.u), ("spine-superspine", "spine_superspine", len(clos.spine_up)))
+        for tier, key, per in tiers:
             lower = leaves if tier == "leaf-spine" else spines
             if not lower or clos.tiers < (2 if tier == "leaf-spine" else 3):
                 continue
@@ -491,7 +491,7 @@ class Planner:
                     leaf.server_block = (base, prefix)
             for dev in self.servers:
                 su, pos = divmod(dev.index, self.d)
-                for rail, link in enumerate(l for l in dev.links if l.network == "backend"):
+                for rail, link in enumerate(x for x in dev.links if x.network == "backend"):
                     setattr(link, attr, pool.base + (su * R + rail) * block + 2 * pos)
         if not be["ipv6"]:
             for key in ("loopbacks_ipv6", "leaf_spine_ipv6", "spine_superspine_ipv6"):

@@ -94,7 +94,7 @@ class Clos:
             self.max_pods = 1
             return
         self.spine_model = catalog.switch(spine_tier["model"], path + ".spine.model")
-        self.spine_down, self.spine_up, _ = split_ports(self.spine_model, spine_tier, path + ".spine", self.tiers == 3)
+        self.spine_down, self.spine_up, dummy = split_ports(self.spine_model, spine_tier, path + ".spine", self.tiers == 3)
         self.S = spine_tier.get("count") or self.u
         if self.u % self.S:
             raise SpecError(path + ".spine.count", "%d spines do not divide the %d leaf uplinks evenly: use a divisor "
@@ -111,7 +111,7 @@ class Clos:
             self.max_pods = 1
         else:
             self.super_model = catalog.switch(super_tier["model"], path + ".superspine.model")
-            self.super_down, _, _ = split_ports(self.super_model, super_tier, path + ".superspine", False)
+            self.super_down = split_ports(self.super_model, super_tier, path + ".superspine", False)[0]
             su = len(self.spine_up)
             self.SS = super_tier.get("count") or su
             if su % self.SS:

@@ -5,6 +5,9 @@ DESIGNS = ("rail_optimized", "rail_planes", "rail_only")
 ROLES = ("backend_leaf", "backend_spine", "backend_superspine",
          "frontend_leaf", "frontend_spine", "frontend_superspine", "oob_switch")
 
+_HOSTNAMES_DOC = ("Hostname patterns per role. Fields: {cluster}, {n} (1-based position in its group), {index} "
+                  "(0-based position in its role), {rail} (0-based), {su}, {pod}, {plane} (1-based), {side} (a/b), "
+                  "{rack}. Defaults depend on the design; see docs/topology.md.")
 _CIDR = r"^[0-9a-fA-F:.]+/\d+$"
 _RATIO = r"^\d+:\d+$"
 
@@ -89,11 +92,8 @@ SPEC = Section("The cluster spec.", {
     "cluster": Section("Identity of the cluster.", {
         "name": Str("Cluster name: prefix of every hostname and the build/<name>/ directory.", required=True,
                     pattern=r"^[a-z][a-z0-9-]{0,30}$", hint="lowercase letters, digits and dashes, starting with a letter"),
-        "hostnames": Section("Hostname patterns per role. Fields: {cluster}, {n} (1-based position in its group), "
-                             "{index} (0-based position in its role), {rail}, {su}, {pod}, {plane}, {side} (a/b), "
-                             "{rack}. Defaults depend on the design; see docs/topology.md.", {
-            role: Str("Pattern for %s hostnames." % role.replace("_", " ")) for role in ("server",) + ROLES
-        }),
+        "hostnames": Section(_HOSTNAMES_DOC, {
+            role: Str("Pattern for %s hostnames." % role.replace("_", " ")) for role in ("server",) + ROLES}),
     }, required=True),
     "servers": Section("The GPU servers.", {
         "model": Str("Server model from the hardware catalog or `models.servers`.", default="XE9680"),

@@ -83,8 +83,8 @@ def render_text(summary):
                                         or "-"),
         "links: " + ", ".join("%s %d" % kv for kv in summary["links"].items()),
         "oversubscription: " + (", ".join("%s %s" % kv for kv in b["oversubscription"].items()) or "none (rail_only)"),
-        "largest cluster on this hardware: %d servers, %d GPUs (limit: %s)" % (b["max_servers"], b["max_gpus"],
-                                                                              b["limit"]),
+        "largest cluster on this hardware: %d servers, %d GPUs (limit: %s)" % (
+            b["max_servers"], b["max_gpus"], b["limit"]),
     ]
     if "frontend" in summary:
         f = summary["frontend"]
