@@ -94,12 +94,10 @@ from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructa
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.export import (
     PARENTS, ROLE_GROUP, hostvars, inventory_groups)
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.inventory_keys import PLUGIN_KEYS
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.planner import build_plan
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.spec import validate
 
-# Keys of the file that belong to the plugin (constructed and cache options), not to the cluster spec.
-PLUGIN_KEYS = ("compose", "groups", "keyed_groups", "strict", "leading_separator", "use_extra_vars", "cache",
-               "cache_plugin", "cache_timeout", "cache_connection", "cache_prefix")
 
 
 class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):

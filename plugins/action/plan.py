@@ -1,0 +1,36 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpucluster.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Action gpucluster.fabric.plan: plan the cluster once, on the controller, and write the plan."""
+from __future__ import annotations
+
+import os
+
+from ansible.plugins.action import ActionBase
+
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.export import write_plan
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.planner import build_plan
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import find_spec, load_spec
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.summary import render_text
+
+
+class ActionModule(ActionBase):
+    TRANSFERS_FILES = False
+    _VALID_ARGS = frozenset(("spec", "build_dir", "write"))
+
+    def run(self, tmp=None, task_vars=None):
+        result = super().run(tmp, task_vars)
+        args = self._task.args
+        task_vars = task_vars or {}
+        try:
+            path = args.get("spec") or find_spec(task_vars.get("ansible_inventory_sources"))
+            plan = build_plan(load_spec(path))
+        except SpecError as exc:
+            return dict(result, failed=True, msg=str(exc))
+        build_dir = os.path.normpath(args.get("build_dir") or os.path.join(os.getcwd(), "build"))
+        written = write_plan(plan, build_dir) if args.get("write", True) and not self._task.check_mode else []
+        result.update(changed=bool(written), written=written, spec=path,
+                      summary=plan.summary, summary_lines=render_text(plan.summary).splitlines(),
+                      plan_dir=os.path.join(build_dir, plan.summary["cluster"]))
+        return result

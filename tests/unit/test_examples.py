@@ -1,0 +1,67 @@
+"""The example clusters plan as documented, and the reference docs match the schema."""
+import os
+
+import pytest
+
+from gpufabric.catalog import Catalog
+from gpufabric.planner import build_plan
+from gpufabric.spec import reference_markdown
+from conftest import EXAMPLES, ROOT, load_example
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_example_plans_and_every_name_is_unique(name):
+    plan = build_plan(load_example(name))
+    names = [d.name for d in plan.devices]
+    assert len(names) == len(set(names))
+    assert plan.summary["servers"] == load_example(name)["servers"]["count"]
+
+
+def test_lab_shape():
+    s = build_plan(load_example("lab")).summary
+    assert s["gpus"] == 32
+    assert s["devices_by_role"]["backend_leaf"] == 16 and s["devices_by_role"]["backend_spine"] == 2
+    assert s["links"]["backend server"] == 32 and s["links"]["backend leaf-spine"] == 32
+
+
+def test_metalsoft_is_a_three_tier_rail_planes_clos():
+    s = build_plan(load_example("metalsoft-16k")).summary
+    b = s["backend"]
+    assert s["gpus"] == 16384 and b["design"] == "rail_planes" and b["tiers"] == 3
+    # ceil(2048 / 24) = 86 leaves a rail; pods of 32 leaves under 8 spines: 3 pods a rail.
+    assert s["devices_by_role"]["backend_leaf"] == 8 * 86
+    assert s["devices_by_role"]["backend_spine"] == 8 * 3 * 8
+    assert b["oversubscription"] == {"leaf": "3:1", "spine": "1:1"}
+    assert s["links"]["backend server"] == 16384
+
+
+def test_superpod_and_100k_sizes():
+    s = build_plan(load_example("superpod-1k")).summary
+    assert s["gpus"] == 1024 and s["devices_by_role"]["backend_spine"] == 16
+    assert s["backend"]["max_gpus"] == 1024
+    big = build_plan(load_example("h100-100k")).summary
+    assert big["gpus"] == 100000 and big["backend"]["tiers"] == 3
+
+
+def test_leaf_advertises_one_aligned_summary_holding_all_its_server_links():
+    plan = build_plan(load_example("metalsoft-16k"))
+    for leaf in plan.by_role("backend_leaf")[:200]:
+        base, prefix = leaf.server_block
+        size = 1 << (32 - prefix)
+        assert base % size == 0
+        for link in leaf.links:
+            if link.tier == "server":
+                assert base <= link.ipv4 < base + size
+
+
+def test_catalog_port_names_follow_sonic():
+    cat = Catalog()
+    assert [p[0] for p in cat.switch("Z9332F-ON", "x").ports[:3]] == ["Ethernet0", "Ethernet8", "Ethernet16"]
+    assert cat.switch("Z9664F-ON", "x").ports[63][0] == "Ethernet252"
+    assert [p[0] for p in cat.switch("S5296F-ON", "x").ports[96:98]] == ["Ethernet96", "Ethernet97"]
+    assert cat.switch("S3248T-ON", "x").ports[53][0] == "Ethernet56"
+
+
+def test_docs_spec_md_is_generated_from_the_schema():
+    with open(os.path.join(ROOT, "docs", "spec.md")) as f:
+        assert f.read() == reference_markdown(), "docs/spec.md is stale: run make docs"
