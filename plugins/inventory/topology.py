@@ -102,6 +102,9 @@ from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.spec i
 
 class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     NAME = "gpucluster.fabric.topology"
+    # The values are computed from the spec file the user wrote (names, addresses, numbers), like a
+    # static YAML inventory, so they are trusted; it also keeps --list free of untrusted-value markers.
+    trusted_by_default = True
 
     def verify_file(self, path):
         return super().verify_file(path) and path.endswith((".topology.yml", ".topology.yaml"))
