@@ -27,7 +27,7 @@ ANSIBLE_TEST_GET_PIP := $(HOME)/.ansible/test/cache/get_pip_24_2.py
 SANITY_SKIP :=
 
 .PHONY: setup system-packages collection-link test unit integration sanity lint \
-	demo bench clean
+	demo bench docs golden clean
 
 setup: system-packages $(VENV)/.stamp collection-link
 
@@ -106,6 +106,14 @@ demo: setup
 
 bench: setup
 	$(VENV)/bin/python tests/bench/run_bench.py
+
+# docs/spec.md is generated from the spec schema; a unit test fails when it is stale.
+docs: setup
+	$(VENV)/bin/python scripts/gen_spec_doc.py
+
+# Accept reviewed changes of rendered output: rewrite every golden file, then review `git diff tests/golden`.
+golden: setup
+	GOLDEN_UPDATE=1 pytest tests/unit tests/integration -q
 
 clean:
 	rm -rf build .venv collections
