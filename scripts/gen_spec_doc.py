@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Regenerate docs/spec.md from the spec schema (`make docs`)."""
 import os
 import sys

@@ -99,7 +99,6 @@ from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.planne
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.spec import validate
 
 
-
 class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     NAME = "gpucluster.fabric.topology"
     # The values are computed from the spec file the user wrote (names, addresses, numbers), like a

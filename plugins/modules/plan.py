@@ -26,7 +26,7 @@ options:
     type: bool
     default: true
 author:
-  - gpucluster.fabric contributors
+  - gpucluster.fabric contributors (@gpucluster)
 """
 
 EXAMPLES = r"""

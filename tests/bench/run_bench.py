@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """`make bench`: measure, then write docs/performance.md with the machine and the date.
 
 Each benchmark runs in its own process so its time and peak memory are its own. Figures that are
