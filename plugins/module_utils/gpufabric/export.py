@@ -157,13 +157,18 @@ def write_atomic(path, text):
     return True
 
 
+def plan_files(plan):
+    """{"plan.json": whole plan, "summary.json": summary} as the text write_plan writes."""
+    return {"plan.json": json.dumps(plan_dict(plan), sort_keys=False, separators=(",", ":")) + "\n",
+            "summary.json": json.dumps(plan.summary, indent=1, sort_keys=False) + "\n"}
+
+
 def write_plan(plan, build_dir):
     """build/<cluster>/plan.json (whole plan) and summary.json; returns the paths that changed."""
     base = os.path.join(build_dir, plan.summary["cluster"])
     changed = []
-    for name, data in (("plan.json", plan_dict(plan)), ("summary.json", plan.summary)):
+    for name, text in plan_files(plan).items():
         path = os.path.join(base, name)
-        if write_atomic(path, json.dumps(data, indent=1 if name == "summary.json" else None, sort_keys=False,
-                                         separators=None if name == "summary.json" else (",", ":")) + "\n"):
+        if write_atomic(path, text):
             changed.append(path)
     return changed

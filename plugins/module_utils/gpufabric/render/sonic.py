@@ -1,0 +1,32 @@
+"""SONiC rendering: config_db.json and frr.conf (split mode) for every switch."""
+import functools
+import json
+import os
+
+import jinja2
+
+from .sonic_config_db import config_db
+
+TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "templates", "sonic")
+
+
+@functools.lru_cache(maxsize=1)
+def _frr_template():
+    # Compiled once per process: a fabric of thousands of switches renders it thousands of times.
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), trim_blocks=True, lstrip_blocks=True,
+                             keep_trailing_newline=True, undefined=jinja2.StrictUndefined, autoescape=False)
+    return env.get_template("frr.conf.j2")
+
+
+def config_db_json(cfg):
+    # The layout `config save` writes, so a diff against a saved device config stays readable.
+    return json.dumps(config_db(cfg), indent=4, sort_keys=True) + "\n"
+
+
+def frr_conf(cfg):
+    return _frr_template().render(cfg=cfg)
+
+
+def render_device(cfg):
+    """{file name: text} for one switch."""
+    return {"config_db.json": config_db_json(cfg), "frr.conf": frr_conf(cfg)}

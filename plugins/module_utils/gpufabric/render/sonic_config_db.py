@@ -1,0 +1,206 @@
+"""Structured config -> SONiC config_db.json tables (the data half of the SONiC rendering).
+
+Values are strings, as SONiC stores them in Redis. Which tables are ours, and which the platform
+shares with us, is declared in templates/sonic/config_db.schema.yml (see sonic_schema.py).
+"""
+
+# SONiC device types by fabric tier (T0 / T1 / T2 in SONiC's terms).
+DEVICE_TYPE = {"backend_leaf": "ToRRouter", "backend_spine": "LeafRouter", "backend_superspine": "SpineRouter",
+               "frontend_leaf": "ToRRouter", "frontend_spine": "LeafRouter", "frontend_superspine": "SpineRouter",
+               "oob_switch": "MgmtToRRouter"}
+# buffermgrd sizes lossless headroom from pg_profile_lookup.ini, which knows these cable lengths only.
+CABLE_LENGTH_STEPS_M = (5, 40, 300)
+# The platform's buffer template defines these profiles; only the lossless PG profile is per speed and cable.
+INGRESS_LOSSY, EGRESS_LOSSY, EGRESS_LOSSLESS = "ingress_lossy_profile", "egress_lossy_profile", "egress_lossless_profile"
+
+
+def _s(value):
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def cable_step(meters):
+    return next((m for m in CABLE_LENGTH_STEPS_M if meters <= m), CABLE_LENGTH_STEPS_M[-1])
+
+
+def _ranges(numbers):
+    """[0, 1, 2, 4, 5, 6, 7] -> ["0-2", "4-7"] (SONiC's key form for queue and PG ranges)."""
+    out, start = [], None
+    for i, n in enumerate(numbers):
+        if start is None:
+            start = n
+        if i + 1 == len(numbers) or numbers[i + 1] != n + 1:
+            out.append(str(start) if start == n else "%d-%d" % (start, n))
+            start = None
+    return out
+
+
+def _metadata(cfg):
+    meta = {"hostname": cfg["hostname"], "type": DEVICE_TYPE[cfg["role"]],
+            # split: the operator owns frr.conf; bgpcfgd no longer writes FRR from config_db.
+            "docker_routing_config_mode": "split", "buffer_model": "traditional"}
+    if "bgp" in cfg:
+        meta["bgp_asn"] = _s(cfg["bgp"]["asn"])
+    return {"DEVICE_METADATA": {"localhost": meta}}
+
+
+def _ports(cfg):
+    port, interface = {}, {}
+    for i in cfg["ethernet_interfaces"]:
+        port[i["name"]] = {"admin_status": "up" if i["enabled"] else "down", "description": i["description"],
+                           "speed": _s(i["speed_gbps"] * 1000), "fec": i["fec"], "mtu": _s(i["mtu"]),
+                           "autoneg": "off"}
+        for family in ("ipv4", "ipv6"):
+            if family in i:
+                interface[i["name"]] = {}
+                interface["%s|%s" % (i["name"], i[family])] = {}
+    return {"PORT": port, "INTERFACE": interface}
+
+
+def _loopback(cfg):
+    lo = cfg["loopback"]
+    out = {lo["name"]: {}}
+    for family in ("ipv4", "ipv6"):
+        if family in lo:
+            out["%s|%s" % (lo["name"], lo[family])] = {}
+    return {"LOOPBACK_INTERFACE": out}
+
+
+def _bgp(cfg):
+    bgp = cfg["bgp"]
+    return {"BGP_NEIGHBOR": {n["ip"]: {"asn": _s(n["remote_as"]), "name": n["peer"], "local_addr": n["local_ip"],
+                                       "admin_status": "up", "keepalive": _s(bgp["timers"]["keepalive"]),
+                                       "holdtime": _s(bgp["timers"]["hold"])} for n in bgp["neighbors"]}}
+
+
+def _management(cfg):
+    m, svc = cfg["management"], cfg["services"]
+    vrf = {"vrf": m["vrf"]} if m["vrf"] != "default" else {}
+    tables = {
+        "ACL_TABLE": {}, "ACL_RULE": {},
+        "LLDP": {"GLOBAL": {"enabled": _s(svc["lldp"]["enabled"]), "hello_time": _s(svc["lldp"]["hello_time_s"]),
+                            "multiplier": _s(svc["lldp"]["multiplier"])}},
+        "FEATURE": {"lldp": {"state": "enabled"}},
+        "NTP_SERVER": {ip: {"iburst": "on"} for ip in svc["ntp_servers"]},
+        "SYSLOG_SERVER": {ip: dict(vrf) for ip in svc["syslog_servers"]},
+        "SNMP": {"LOCATION": {"Location": svc["snmp"]["location"]}},
+        "SNMP_COMMUNITY": {c: {"TYPE": "RO"} for c in svc["snmp"]["communities"]},
+        "TACPLUS_SERVER": {ip: dict(vrf, priority="1", tcp_port="49") for ip in svc["tacacs_servers"]},
+    }
+    if svc["snmp"]["contact"]:
+        tables["SNMP"]["CONTACT"] = {"Contact": svc["snmp"]["contact"]}
+    if svc["tacacs_servers"]:
+        tables["AAA"] = {"authentication": {"login": "tacacs+,local", "failthrough": "true"}}
+    if svc["ntp_servers"] and vrf:
+        tables["NTP"] = {"global": {"vrf": m["vrf"], "src_intf": m["interface"]}}
+    if m["vrf"] != "default":
+        tables["MGMT_VRF_CONFIG"] = {"vrf_global": {"mgmtVrfEnabled": "true"}}
+        tables["MGMT_PORT"] = {m["interface"]: {"admin_status": "up", "alias": m["interface"]}}
+        tables["MGMT_INTERFACE"] = {"%s|%s" % (m["interface"], m["ipv4"]): {"gwaddr": m["gateway"]}}
+    for service in m["protected_services"]:
+        name = "GPUFABRIC_MGMT_" + service.upper()
+        tables["ACL_TABLE"][name] = {"type": "CTRLPLANE", "stage": "ingress", "services": [service.upper()],
+                                     "policy_desc": "%s only from the OOB network" % service.upper()}
+        for k, source in enumerate(m["allowed_sources"]):
+            # Control-plane ACLs deny whatever no rule accepts.
+            tables["ACL_RULE"]["%s|ACCEPT_%d" % (name, k + 1)] = {"PRIORITY": _s(9999 - k), "SRC_IP": source,
+                                                                   "PACKET_ACTION": "ACCEPT", "IP_TYPE": "IPV4ANY"}
+    return tables
+
+
+def _map(mapping):
+    return {_s(k): _s(v) for k, v in mapping.items()}
+
+
+def _qos(cfg):
+    q = cfg["qos"]
+    name = q["profile"].upper()
+    lossless = q["pfc_priorities"]
+    ports = {i["name"]: i for i in cfg["ethernet_interfaces"]}
+    pfc = ",".join(_s(p) for p in lossless)
+    sched = {"%s_Q%d" % (name, queue): {"type": "DWRR", "weight": _s(w)} for queue, w in q["dwrr_weights"].items()}
+    sched.update({"%s_Q%d" % (name, queue): {"type": "STRICT"} for queue in q["strict_priority_queues"]})
+    ecn = q["ecn"]
+    wred = {"ecn": "ecn_all", "wred_green_enable": "true", "wred_yellow_enable": "true", "wred_red_enable": "true"}
+    for color in ("green", "yellow", "red"):
+        wred.update({color + "_min_threshold": _s(ecn["min_threshold_bytes"]),
+                     color + "_max_threshold": _s(ecn["max_threshold_bytes"]),
+                     color + "_drop_probability": _s(ecn["mark_probability_percent"])})
+    wd = q["pfc_watchdog"]
+    t = {"DSCP_TO_TC_MAP": {name: _map(q["dscp_to_traffic_class"])},
+         "TC_TO_QUEUE_MAP": {name: _map(q["traffic_class_to_queue"])},
+         "TC_TO_PRIORITY_GROUP_MAP": {name: _map(q["traffic_class_to_priority_group"])},
+         "MAP_PFC_PRIORITY_TO_QUEUE": {name: _map(q["pfc_priority_to_queue"])},
+         "WRED_PROFILE": {name: wred}, "SCHEDULER": sched,
+         "PORT_QOS_MAP": {}, "QUEUE": {}, "BUFFER_PG": {}, "BUFFER_QUEUE": {}, "CABLE_LENGTH": {"AZURE": {}},
+         "PFC_WD": {"GLOBAL": {"POLL_INTERVAL": _s(wd["poll_interval_ms"])}}}
+    lossy_queues = _ranges([n for n in range(8) if n not in lossless])
+    for port in q["interfaces"]:
+        i = ports[port]
+        cable = "%dm" % cable_step(i["cable_length_m"])
+        t["CABLE_LENGTH"]["AZURE"][port] = cable
+        t["PORT_QOS_MAP"][port] = {"dscp_to_tc_map": name, "tc_to_queue_map": name, "tc_to_pg_map": name,
+                                   "pfc_to_queue_map": name, "pfc_enable": pfc, "pfcwd_sw_enable": pfc}
+        for queue in sorted(set(q["dwrr_weights"]) | set(q["strict_priority_queues"])):
+            entry = {"scheduler": "%s_Q%d" % (name, queue)}
+            if queue in q["ecn_queues"]:
+                entry["wred_profile"] = name
+            t["QUEUE"]["%s|%d" % (port, queue)] = entry
+        t["BUFFER_PG"]["%s|0" % port] = {"profile": INGRESS_LOSSY}
+        for pg in q["lossless_priority_groups"]:
+            t["BUFFER_PG"]["%s|%d" % (port, pg)] = {
+                "profile": "pg_lossless_%d_%s_profile" % (i["speed_gbps"] * 1000, cable)}
+        for queues in lossy_queues:
+            t["BUFFER_QUEUE"]["%s|%s" % (port, queues)] = {"profile": EGRESS_LOSSY}
+        for queue in lossless:
+            t["BUFFER_QUEUE"]["%s|%d" % (port, queue)] = {"profile": EGRESS_LOSSLESS}
+        t["PFC_WD"][port] = {"action": wd["action"], "detection_time": _s(wd["detection_time_ms"]),
+                             "restoration_time": _s(wd["restoration_time_ms"])}
+    return t
+
+
+def _l2(cfg):
+    t = {"PORTCHANNEL": {}, "PORTCHANNEL_MEMBER": {}, "VLAN": {}, "VLAN_MEMBER": {}, "VLAN_INTERFACE": {}}
+    for pc in cfg.get("port_channels", ()):
+        t["PORTCHANNEL"][pc["name"]] = {"admin_status": "up", "mtu": _s(pc["mtu"]), "min_links": _s(pc["min_links"]),
+                                        "description": pc["description"]}
+        for member in pc["members"]:
+            t["PORTCHANNEL_MEMBER"]["%s|%s" % (pc["name"], member)] = {}
+    for vlan in cfg.get("vlans", ()):
+        name = "Vlan%d" % vlan["id"]
+        entry = {"vlanid": _s(vlan["id"])}
+        if vlan.get("dhcp_relay_servers"):
+            entry["dhcp_servers"] = list(vlan["dhcp_relay_servers"])
+        t["VLAN"][name] = entry
+        for mode in ("untagged", "tagged"):
+            for member in vlan[mode]:
+                t["VLAN_MEMBER"]["%s|%s" % (name, member)] = {"tagging_mode": mode}
+        t["VLAN_INTERFACE"][name] = {}
+        t["VLAN_INTERFACE"]["%s|%s" % (name, vlan["ipv4"])] = {}
+        if vlan.get("unique_ip"):
+            t["MCLAG_UNIQUE_IP"] = {name: {"unique_ip": "enable"}}
+        if vlan.get("virtual_gateway"):
+            # Static anycast gateway: Dell Enterprise SONiC's SAG tables.
+            t["SAG"] = {"%s|IPv4" % name: {"gwip": [vlan["virtual_gateway"]]}}
+            t["SAG_GLOBAL"] = {"IP": {"gwmac": vlan["virtual_gateway_mac"]}}
+    m = cfg.get("mclag")
+    if m:
+        t["MCLAG_DOMAIN"] = {_s(m["domain_id"]): {
+            "source_ip": m["source_ip"], "peer_ip": m["peer_ip"], "peer_link": m["peer_link"],
+            "keepalive_interval": _s(m["keepalive_interval_s"]), "session_timeout": _s(m["session_timeout_s"])}}
+        t["MCLAG_INTERFACE"] = {"%d|%s" % (m["domain_id"], pc): {"if_type": "PortChannel"} for pc in m["members"]}
+    return t
+
+
+def config_db(cfg):
+    """The SONiC config_db tables of one switch, from its structured config."""
+    tables = {}
+    for part in (_metadata, _ports, _management, _l2):
+        tables.update(part(cfg))
+    if "loopback" in cfg:
+        tables.update(_loopback(cfg))
+    if "bgp" in cfg:
+        tables.update(_bgp(cfg))
+    if "qos" in cfg:
+        tables.update(_qos(cfg))
+    # SONiC's schema rejects empty tables, and an absent table is what deploy removes.
+    return {name: rows for name, rows in tables.items() if rows}

@@ -1,0 +1,88 @@
+"""Structured config: plain, NOS-neutral data per switch, derived from the plan alone.
+
+One dict per switch (see docs/switch-config.md for the model). Renderers for a NOS read only this,
+never the plan, so a second NOS is a second renderer over the same data.
+"""
+from ..ipam import cidr, fmt
+from .bgp import bgp_config
+from .context import FabricContext
+from .interfaces import ethernet_interfaces
+from .management import management_config, services_config
+from .mclag import mclag_config
+from .oob import MGMT_INTERFACE, oob_config
+from .qos import qos_config
+
+__all__ = ["FabricContext", "device_config", "structured_configs"]
+
+
+def _base(dev, ctx, network):
+    out = {"hostname": dev.name, "role": dev.role, "network": network, "model": dev.model.name,
+           "rack": dev.rack.name}
+    for key in ("rail", "plane", "pod", "su", "side"):
+        value = getattr(dev, key)
+        if value is not None:
+            out[key] = value
+    out["ethernet_interfaces"] = ethernet_interfaces(dev, ctx.plan.spec, network)
+    return out
+
+
+def _loopback(dev):
+    lo = {"name": "Loopback0", "ipv4": cidr(dev.loopback, 32)}
+    if dev.loopback6 is not None:
+        lo["ipv6"] = "%s/128" % fmt(dev.loopback6, 6)
+    return lo
+
+
+def _routed(dev, ctx, network, **bgp):
+    cfg = _base(dev, ctx, network)
+    cfg["loopback"] = _loopback(dev)
+    cfg["management"] = management_config(dev, ctx)
+    cfg["services"] = services_config(dev, ctx)
+    cfg["bgp"] = bgp_config(dev, **bgp)
+    return cfg
+
+
+def _backend(dev, ctx):
+    summaries = [cidr(*dev.server_block)] if dev.server_block else []
+    cfg = _routed(dev, ctx, "backend", summaries=summaries)
+    cfg["qos"] = qos_config(ctx.qos, cfg["ethernet_interfaces"])
+    return cfg
+
+
+def _frontend(dev, ctx):
+    return _routed(dev, ctx, "frontend")
+
+
+def _frontend_leaf(dev, ctx):
+    # Both leaves of a pair share one ASN, so each must accept routes carrying it (its partner's loopback,
+    # needed for the MC-LAG keepalive) back from the spines.
+    cfg = _routed(dev, ctx, "frontend", own_ipv4_networks=[cidr(*dev.frontend_block)], allowas_in=1)
+    cfg["port_channels"], cfg["vlans"], cfg["mclag"] = mclag_config(dev, cfg["ethernet_interfaces"])
+    return cfg
+
+
+def _oob_switch(dev, ctx):
+    cfg = _base(dev, ctx, "oob")
+    cfg["vlans"] = oob_config(dev, cfg["ethernet_interfaces"], ctx, ctx.plan.spec["oob"]["provisioning_host"])
+    # The OOB switch is the management network itself: it is managed in-band on that VLAN.
+    cfg["management"] = management_config(dev, ctx, interface=MGMT_INTERFACE, vrf="default")
+    cfg["static_routes"] = [{"prefix": "0.0.0.0/0", "next_hop": ctx.mgmt_gateway}]
+    cfg["services"] = services_config(dev, ctx)
+    return cfg
+
+
+BUILDERS = {
+    "backend_leaf": _backend, "backend_spine": _backend, "backend_superspine": _backend,
+    "frontend_leaf": _frontend_leaf, "frontend_spine": _frontend, "frontend_superspine": _frontend,
+    "oob_switch": _oob_switch,
+}
+
+
+def device_config(dev, ctx):
+    return BUILDERS[dev.role](dev, ctx)
+
+
+def structured_configs(plan):
+    """{hostname: structured config} for every switch, in plan order."""
+    ctx = FabricContext(plan)
+    return {dev.name: device_config(dev, ctx) for dev in plan.devices if dev.role in BUILDERS}

@@ -1,0 +1,49 @@
+"""eBGP to every fabric neighbour (RFC 7938): one session per routed link, multipath-relax, BFD, fast timers.
+
+max-paths is the widest ECMP a destination can have from this switch: all its uplinks, or the
+parallel links to one neighbour below, whichever is larger.
+"""
+from collections import Counter
+
+from ..ipam import cidr, fmt
+from .interfaces import link_end
+
+UPLINK_TIERS = ("leaf-spine", "spine-superspine")
+# RFC 7938 section 6.1 suggests fast timers where BFD is unavailable; with BFD they are a second line.
+KEEPALIVE_S, HOLD_S = 3, 9
+BFD = {"profile": "fabric", "min_rx_ms": 300, "min_tx_ms": 300, "multiplier": 3}
+
+
+def _max_paths(dev, routed):
+    uplinks = sum(1 for link in routed if link.b is dev)
+    below = Counter(link.b.name for link in routed if link.a is dev)
+    return max([uplinks, 1] + list(below.values()))
+
+
+def bgp_config(dev, own_ipv4_networks=(), summaries=(), allowas_in=0):
+    """Neighbours on every routed switch-to-switch link of ``dev``.
+
+    ``own_ipv4_networks`` are announced as they are (the loopback, a frontend server subnet);
+    ``summaries`` are aggregates announced instead of the connected /31s they cover (a leaf's
+    server-link block), and withdrawn when none of those links is up.
+    """
+    routed = [link for link in dev.links if link.tier in UPLINK_TIERS and link.ipv4 is not None]
+    neighbors = []
+    for link in routed:
+        own, peer, peer_port, ipv4, _ipv6 = link_end(link, dev)
+        peer_ip = fmt(link.ipv4 + (1 if link.a is dev else 0))
+        neighbors.append({"ip": peer_ip, "remote_as": peer.asn, "peer": peer.name, "peer_interface": peer_port,
+                          "interface": own, "local_ip": ipv4.split("/")[0],
+                          "description": "%s %s" % (peer.name, peer_port)})
+    return {
+        "asn": dev.asn,
+        "router_id": fmt(dev.loopback),
+        "multipath_relax": True,
+        "max_paths": _max_paths(dev, routed),
+        "timers": {"keepalive": KEEPALIVE_S, "hold": HOLD_S},
+        "bfd": dict(BFD),
+        "allowas_in": allowas_in,
+        "networks": [cidr(dev.loopback, 32)] + list(own_ipv4_networks),
+        "summaries": list(summaries),
+        "neighbors": neighbors,
+    }

@@ -1,0 +1,33 @@
+"""What every switch of one fabric shares, computed once per plan: management subnet, services, QoS profile.
+
+Settings an operator chooses (NTP, syslog, SNMP, TACACS+, QoS profile) come from the optional spec
+section ``switch_config``; until the spec declares it, they default to empty.
+"""
+import ipaddress
+
+from .qos import resolve_profile
+
+DEFAULT_QOS_PROFILE = "rocev2_lossless"
+
+
+class FabricContext:
+    __slots__ = ("plan", "mgmt_prefix", "mgmt_gateway", "mgmt_network", "services", "qos")
+
+    def __init__(self, plan):
+        self.plan = plan
+        spec = plan.spec
+        oob = ipaddress.ip_network(spec["oob"]["pool"])
+        self.mgmt_network = str(oob)
+        self.mgmt_prefix = oob.prefixlen
+        # The planner reserves the last usable address of the OOB pool for the gateway.
+        self.mgmt_gateway = str(oob.broadcast_address - 1)
+        cfg = spec.get("switch_config") or {}
+        snmp = cfg.get("snmp") or {}
+        self.services = {
+            "ntp_servers": list(cfg.get("ntp_servers") or []),
+            "syslog_servers": list(cfg.get("syslog_servers") or []),
+            "tacacs_servers": list(cfg.get("tacacs_servers") or []),
+            "snmp_communities": list(snmp.get("communities") or []),
+            "snmp_contact": snmp.get("contact") or "",
+        }
+        self.qos = resolve_profile(cfg.get("qos_profile") or DEFAULT_QOS_PROFILE, cfg.get("qos_overrides"))
