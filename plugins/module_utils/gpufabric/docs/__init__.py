@@ -1,0 +1,33 @@
+"""Build documentation from the plan, for the people who install and run the cluster.
+
+render_docs(plan) returns {path under build/<cluster>/: text}:
+
+- docs/cabling.csv, docs/cabling.md: every cable, its ID, ends, length, media, labels (cabling.py)
+- docs/bom.md, docs/bom.csv: switches, servers, optics, cables, cost (bom.py)
+- docs/summary.md: the fabric in numbers and the design comparison (fabric_summary.py, comparison.py)
+- docs/reliability.md: time to the first link failure, job survival (reliability.py)
+- docs/diagrams/*.dot, *.svg: overview, per-rail and full views (diagrams.py)
+- docs/devices/<host>.md: interfaces, BGP neighbours, QoS per device (device_pages.py)
+
+Defaults are in data/docs_defaults.yml; the spec's `docs` section and ``overrides`` change them.
+"""
+from .bom import render_bom
+from .cabling import Optics, plan_cables, render_cabling
+from .device_pages import render_device_pages
+from .diagrams import render_diagrams
+from .fabric_summary import render_summary
+from .reliability import render_reliability
+from .settings import settings_for
+
+
+def render_docs(plan, overrides=None, svg=True):
+    settings = settings_for(plan, overrides)
+    cables = plan_cables(plan, settings)
+    files = {}
+    files.update(render_cabling(plan, cables, settings))
+    files.update(render_bom(plan, cables, Optics(settings), settings))
+    files.update(render_summary(plan, cables, settings))
+    files.update(render_reliability(plan, cables, settings))
+    files.update(render_diagrams(plan, settings, svg))
+    files.update(render_device_pages(plan, cables))
+    return files

@@ -1,0 +1,192 @@
+"""The cabling plan: one cable per plan link, with a position-based ID, an estimated length from
+the rack layout, a media chosen by reach, and a label for each end.
+
+Cable IDs come from where end B (the lower tier: server, leaf, spine) is plugged in: its rack, its
+slot in the rack and its port. A port holds one cable, so the ID is unique, and growing the cluster
+(which adds racks and devices at the end) never changes the ID of a cable already installed.
+"""
+import bisect
+import csv
+import io
+
+from .markdown import count, table
+
+CSV_HEADER = ("cable_id", "network", "tier", "speed_gbps", "a_rack", "a_device", "a_port", "b_rack", "b_device",
+              "b_port", "length_m", "stock_length_m", "media", "a_optic", "b_optic", "label_a", "label_b")
+
+
+class Cable:
+    __slots__ = ("link", "length", "stock", "media", "_id")
+
+    def __init__(self, link, length, stock, media):
+        self.link = link
+        self.length = length    # estimated routed length, metres
+        self.stock = stock      # the length to order
+        self.media = media      # an entry of settings["media"] (or the rj45 entry)
+        self._id = None
+
+    @property
+    def id(self):
+        """Computed on first use: design comparisons classify cables that are never labelled."""
+        if self._id is None:
+            self._id = cable_id(self.link)
+        return self._id
+
+
+def cable_id(link):
+    b = link.b
+    return "%s-s%02d-%s" % (b.rack.name, b.slot + 1, link.b_port)
+
+
+class Geometry:
+    """Cable length and media from rack positions; see layout in data/docs_defaults.yml."""
+
+    def __init__(self, settings):
+        self.layout = settings["layout"]
+        self.stock_lengths = sorted(settings["stock_lengths_m"])
+        self.media = settings["media"]
+        self.rj45 = settings["rj45"]
+        self._cache = {}
+
+    def position(self, rack):
+        lay = self.layout
+        row = lay["core_row"] if rack.row < 0 else rack.row
+        return rack.column * lay["rack_width_m"], row * lay["row_pitch_m"]
+
+    def length(self, rack_a, rack_b):
+        """Overhead trays run along rows and across them (Manhattan distance), and each end drops
+        from the tray to its port; both ends in one rack use a fixed in-rack length."""
+        lay = self.layout
+        if rack_a is rack_b:
+            routed = lay["in_rack_m"]
+        else:
+            (xa, ya), (xb, yb) = self.position(rack_a), self.position(rack_b)
+            routed = abs(xa - xb) + abs(ya - yb) + 2 * lay["tray_drop_m"]
+        return round(routed * (1 + lay["slack_ratio"]) + lay["slack_m"], 1)
+
+    def stock(self, length):
+        i = bisect.bisect_left(self.stock_lengths, length)
+        return self.stock_lengths[min(i, len(self.stock_lengths) - 1)]
+
+    def choose_media(self, stock, speed):
+        if speed <= self.rj45["max_speed_gbps"]:
+            return self.rj45
+        for media in self.media:
+            if stock <= media["reach_m"]:
+                return media
+        return self.media[-1]
+
+    def cable(self, link):
+        key = (link.a.rack.ordinal, link.b.rack.ordinal, link.speed)
+        found = self._cache.get(key)
+        if found is None:
+            length = self.length(link.a.rack, link.b.rack)
+            stock = self.stock(length)
+            found = self._cache[key] = (length, stock, self.choose_media(stock, link.speed))
+        return Cable(link, *found)
+
+
+def plan_cables(plan, settings, links=None):
+    """A Cable for every link (of ``links``, default all of the plan's), in plan order."""
+    geometry = Geometry(settings)
+    return [geometry.cable(link) for link in (plan.links if links is None else links)]
+
+
+class Optics:
+    """Names the pluggable optic at each end of a cable: type by speed and media, cage by port."""
+
+    def __init__(self, settings):
+        self.codes = settings["transceiver_codes"]
+        self.nic_ff = settings["nic_form_factors"]
+        self._cages = {}
+
+    def type_name(self, cable):
+        if not cable.media.get("transceivers"):
+            return ""
+        speed, name = cable.link.speed, cable.media["name"]
+        return self.codes.get(speed, {}).get(name) or "%dG-%s" % (speed, name)
+
+    def cage(self, dev, port):
+        """Form factor of a switch port from the catalog; of a server port from nic_form_factors."""
+        model = dev.model
+        cages = self._cages.get(model.name)
+        if cages is None:
+            if dev.role == "gpu_server":
+                ff = self.nic_ff.get(model.name, {})
+                cages = {n["name"]: ff.get("backend", "") for n in model.backend_nics}
+                cages.update((p["name"], ff.get("frontend", "")) for p in model.frontend_ports)
+            else:
+                cages = {p[0]: p[3] for p in model.ports}
+            self._cages[model.name] = cages
+        return cages.get(port, "")
+
+    def ends(self, cable):
+        """[(type, cage) at end A, at end B], or [] without pluggable optics."""
+        name = self.type_name(cable)
+        if not name:
+            return []
+        link = cable.link
+        return [(name, self.cage(link.a, link.a_port)), (name, self.cage(link.b, link.b_port))]
+
+
+def _label(cid, far, far_port):
+    """Printed on one end: the cable ID and where the other end goes."""
+    return "%s > %s %s %s" % (cid, far.rack.name, far.name, far_port)
+
+
+def cable_row(cable, optics):
+    link = cable.link
+    a, b = link.a, link.b
+    cid = cable.id
+    ends = [" ".join(filter(None, end)) for end in optics.ends(cable)] or ("", "")
+    return (cid, link.network, link.tier, link.speed, a.rack.name, a.name, link.a_port, b.rack.name, b.name,
+            link.b_port, "%.1f" % cable.length, "%g" % cable.stock, cable.media["name"], ends[0], ends[1],
+            _label(cid, b, link.b_port), _label(cid, a, link.a_port))
+
+
+def render_csv(rows):
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_HEADER)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def render_markdown(plan, cables, rows, settings):
+    """Printable plan: totals by media, then one table per rack, each cable under the rack of its
+    end B (the server rack for server cables), where a technician starts pulling it."""
+    by_media = {}
+    for cable in cables:
+        key = (cable.media["name"], cable.link.speed)
+        by_media[key] = by_media.get(key, 0) + 1
+    lay = settings["layout"]
+    lines = ["# Cabling plan: %s" % plan.spec["cluster"]["name"], "",
+             "%s cables. Lengths are estimates from the rack layout (racks %g m wide, rows %g m apart, core row at "
+             "row %g, %g m tray drop per end, %g m in one rack, slack %g m + %d%%); media by reach. "
+             "See docs/build-docs.md in the collection for the assumptions." % (
+                 count(len(cables)), lay["rack_width_m"], lay["row_pitch_m"], lay["core_row"], lay["tray_drop_m"],
+                 lay["in_rack_m"], lay["slack_m"], round(lay["slack_ratio"] * 100)), "",
+             table(("Media", "Speed (Gb/s)", "Cables"),
+                   [(m, s, count(n)) for (m, s), n in sorted(by_media.items(), key=lambda kv: (-kv[0][1], kv[0][0]))]),
+             ""]
+    by_rack = {}
+    for row, cable in zip(rows, cables):
+        by_rack.setdefault(cable.link.b.rack.ordinal, []).append(row)
+    header = table(("Cable", "Net / tier", "Device B", "Port B", "Rack A", "Device A", "Port A", "Media",
+                    "Length (m)"), [])
+    for rack in plan.racks:
+        rack_rows = by_rack.get(rack.ordinal)
+        if rack_rows:
+            lines += ["## Rack %s" % rack.name, "", header]
+            # one format per row: this table has a row per cable (hundreds of thousands at 100k GPUs)
+            lines.extend("| %s | %s %s | %s | %s | %s | %s | %s | %s %dG | %s |" % (
+                r[0], r[1], r[2], r[8], r[9], r[4], r[5], r[6], r[12], r[3], r[11]) for r in rack_rows)
+            lines.append("")
+    return "\n".join(lines)
+
+
+def render_cabling(plan, cables, settings):
+    """{docs/cabling.csv, docs/cabling.md}."""
+    optics = Optics(settings)
+    rows = [cable_row(c, optics) for c in cables]
+    return {"docs/cabling.csv": render_csv(rows), "docs/cabling.md": render_markdown(plan, cables, rows, settings)}
