@@ -1,0 +1,64 @@
+"""The lab's whole build, byte for byte, against tests/golden/lab/rendered/; and the build's atomic, idempotent write.
+
+Regenerate after a reviewed change of output:
+    GPUFABRIC_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/unit/test_render_golden.py -q
+"""
+import os
+import shutil
+
+import yaml
+
+from conftest import ROOT, load_example
+from gpufabric.build import render_all, render_structured, structured, write_build
+from gpufabric.planner import build_plan
+
+# rendered/ of its own: tests/golden/lab/ also holds other golden files (the inventory's).
+GOLDEN = os.path.join(ROOT, "tests", "golden", "lab", "rendered")
+
+
+def _tree(root):
+    out = {}
+    for directory, _dirs, names in os.walk(root):
+        for name in names:
+            path = os.path.join(directory, name)
+            with open(path, encoding="utf-8") as f:
+                out[os.path.relpath(path, root)] = f.read()
+    return out
+
+
+def test_lab_build_matches_the_golden_files():
+    files = render_all(build_plan(load_example("lab")))
+    if os.environ.get("GPUFABRIC_UPDATE_GOLDEN"):
+        shutil.rmtree(GOLDEN, ignore_errors=True)
+        for rel, text in files.items():
+            os.makedirs(os.path.dirname(os.path.join(GOLDEN, rel)), exist_ok=True)
+            with open(os.path.join(GOLDEN, rel), "w", encoding="utf-8") as f:
+                f.write(text)
+    golden = _tree(GOLDEN)
+    assert sorted(golden) == sorted(files), "files added or missing; see the docstring to regenerate"
+    for rel, text in files.items():
+        assert golden[rel] == text, "%s differs from the golden file; see the docstring to regenerate" % rel
+
+
+def test_render_is_deterministic_across_plans():
+    first = render_all(build_plan(load_example("lab")))
+    assert render_all(build_plan(load_example("lab"))) == first
+    assert list(first) == sorted(first)
+
+
+def test_structured_yaml_reads_back_as_the_structured_config():
+    plan = build_plan(load_example("lab"))
+    for rel, text in render_structured(plan).items():
+        assert yaml.safe_load(text) == structured(plan)[rel.split("/")[1]], rel
+
+
+def test_write_build_swaps_atomically_and_reports_no_change_when_unchanged(tmp_path):
+    plan = build_plan(load_example("lab"))
+    changed = write_build(plan, str(tmp_path))
+    assert "devices/lab-r0-leaf01/frr.conf" in changed and len(changed) == len(render_all(plan))
+    stale = tmp_path / "lab" / "devices" / "stale.txt"
+    stale.write_text("left over from an older build")
+    assert write_build(plan, str(tmp_path)) == ["devices/stale.txt"]
+    assert not stale.exists()
+    assert write_build(plan, str(tmp_path)) == []
+    assert sorted(os.listdir(tmp_path)) == ["lab"]  # no staging or old trees left behind

@@ -1,0 +1,120 @@
+"""SONiC rendering of the lab: RoCE lands on a PFC priority on every backend port, both ends of every
+backend link agree, config_db.json keeps to the schema, and FRR's own parser accepts every frr.conf."""
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import load_example
+from gpufabric.build import render_all
+from gpufabric.planner import build_plan
+from gpufabric.render.sonic_schema import check_config_db
+
+ROCE_DSCP = "26"
+
+
+@pytest.fixture(scope="module")
+def plan():
+    return build_plan(load_example("lab"))
+
+
+@pytest.fixture(scope="module")
+def files(plan):
+    return render_all(plan)
+
+
+@pytest.fixture(scope="module")
+def dbs(files):
+    return {path.split("/")[1]: json.loads(text) for path, text in files.items() if path.endswith("config_db.json")}
+
+
+def _backend_switch_ports(plan):
+    for dev in plan.devices:
+        if dev.role.startswith("backend"):
+            for link in dev.links:
+                if link.network == "backend":
+                    yield dev.name, link.a_port if link.a is dev else link.b_port
+
+
+def _lossless_settings(db, port):
+    """What must agree across a link: the DSCP map's verdict, PFC priorities, ECN profile, watchdog."""
+    qos = db["PORT_QOS_MAP"][port]
+    ecn = {q: db["WRED_PROFILE"][row["wred_profile"]] for key, row in db["QUEUE"].items()
+           for q in [key.split("|")[1]] if key.split("|")[0] == port and "wred_profile" in row}
+    return {"dscp_to_tc": db["DSCP_TO_TC_MAP"][qos["dscp_to_tc_map"]], "pfc_enable": qos["pfc_enable"],
+            "tc_to_pg": db["TC_TO_PRIORITY_GROUP_MAP"][qos["tc_to_pg_map"]], "ecn": ecn,
+            "pfc_wd": {k: v for k, v in db["PFC_WD"][port].items()}}
+
+
+def test_dscp26_lands_in_a_pfc_enabled_class_on_every_backend_port(plan, dbs):
+    checked = 0
+    for host, port in _backend_switch_ports(plan):
+        db = dbs[host]
+        qos = db["PORT_QOS_MAP"][port]
+        tc = db["DSCP_TO_TC_MAP"][qos["dscp_to_tc_map"]][ROCE_DSCP]
+        assert tc in qos["pfc_enable"].split(","), (host, port, tc, qos["pfc_enable"])
+        pg = db["TC_TO_PRIORITY_GROUP_MAP"][qos["tc_to_pg_map"]][tc]
+        assert db["BUFFER_PG"]["%s|%s" % (port, pg)]["profile"].startswith("pg_lossless_"), (host, port)
+        assert "wred_profile" in db["QUEUE"]["%s|%s" % (port, db["TC_TO_QUEUE_MAP"][qos["tc_to_queue_map"]][tc])]
+        checked += 1
+    assert checked == 32 + 2 * 32  # server ports of the leaves, both ends of every leaf-spine link
+
+
+def test_pfc_and_ecn_agree_on_both_ends_of_every_backend_switch_link(plan, dbs):
+    links = [l for l in plan.links if l.network == "backend" and l.tier != "server"]
+    assert links
+    for link in links:
+        a = _lossless_settings(dbs[link.a.name], link.a_port)
+        b = _lossless_settings(dbs[link.b.name], link.b_port)
+        assert a == b, (link.a.name, link.a_port, link.b.name, link.b_port)
+
+
+def test_frontend_and_oob_switches_carry_no_lossless_class(dbs):
+    for host, db in dbs.items():
+        if "-fe-" in host or "-oob-" in host:
+            assert "PORT_QOS_MAP" not in db and "BUFFER_PG" not in db
+
+
+def test_every_config_db_keeps_to_the_schema(dbs):
+    for host, db in dbs.items():
+        assert check_config_db(db) == [], host
+        meta = db["DEVICE_METADATA"]["localhost"]
+        assert meta["hostname"] == host and meta["docker_routing_config_mode"] == "split"
+
+
+def test_the_schema_check_names_what_is_wrong(dbs):
+    db = json.loads(json.dumps(dbs["lab-r0-leaf01"]))
+    db["INTERFACE"]["Ethernet0|10.0.0.0"] = {}
+    db["PORT"]["Ethernet0"]["fec"] = "reed-solomon"
+    db["NOT_A_TABLE"] = {"x": {}}
+    errors = check_config_db(db)
+    assert any(e.startswith("INTERFACE: 'Ethernet0|10.0.0.0' does not match") for e in errors), errors
+    assert any(e.startswith("PORT/Ethernet0/fec: 'reed-solomon' does not match") for e in errors), errors
+    assert any("NOT_A_TABLE" in e for e in errors), errors
+
+
+def _vtysh_dryrun(path):
+    return subprocess.run(["vtysh", "--dryrun", "-f", str(path)], capture_output=True, text=True, check=False)
+
+
+needs_frr = pytest.mark.skipif(shutil.which("vtysh") is None,
+                               reason="FRR is not installed (vtysh missing): `make setup` or apt-get install frr")
+
+
+@needs_frr
+def test_every_frr_conf_passes_frrs_own_parser(files, tmp_path):
+    confs = {p: t for p, t in files.items() if p.endswith("frr.conf")}
+    assert len(confs) == 27
+    for rel, text in confs.items():
+        path = tmp_path / rel.replace("/", "_")
+        path.write_text(text)
+        result = _vtysh_dryrun(path)
+        assert result.returncode == 0, (rel, result.stdout, result.stderr)
+
+
+@needs_frr
+def test_the_frr_check_rejects_a_broken_config(files, tmp_path):
+    path = tmp_path / "broken.conf"
+    path.write_text(files["devices/lab-r0-leaf01/frr.conf"].replace("maximum-paths", "maximum-pathz"))
+    assert _vtysh_dryrun(path).returncode != 0
