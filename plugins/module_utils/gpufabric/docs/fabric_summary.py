@@ -4,6 +4,7 @@ from .comparison import compare, render_comparison
 from .markdown import count, table
 
 TIERS = ("server", "leaf-spine", "spine-superspine")
+RAIL_NOTE = " (the sum over rails; traffic between rails crosses inside the servers over NVLink)"
 
 
 def bisection_gbps(plan):
@@ -30,9 +31,7 @@ def render_summary(plan, cables, settings):
         ("Pods", b["pods"] or "-"), ("Planes", b["planes"]),
         ("Oversubscription", ", ".join("%s %s" % kv for kv in b["oversubscription"].items()) or "none (one tier)"),
         ("ECMP width (leaf uplinks)", b["ecmp_width"] or "-"),
-        ("Bisection bandwidth", "%s Gb/s%s" % (count(bisection), " (the sum over rails; traffic between rails "
-                                                                  "crosses inside the servers over NVLink)"
-                                               if per_rail else "")),
+        ("Bisection bandwidth", "%s Gb/s%s" % (count(bisection), RAIL_NOTE if per_rail else "")),
         ("Largest cluster on this hardware", "%s GPUs (%s)" % (count(b["max_gpus"]), b["limit"])),
     ]
     if "frontend" in s:
