@@ -8,6 +8,7 @@ import os
 import shutil
 import tempfile
 
+from .docs import render_docs
 from .export import plan_files
 from .render import yaml_text
 from .render.sonic import render_device
@@ -32,7 +33,7 @@ def render_sonic(plan):
     return out
 
 
-RENDERERS = [plan_files, render_structured, render_sonic]
+RENDERERS = [plan_files, render_structured, render_sonic, render_docs]
 
 
 def render_all(plan, renderers=None):
@@ -57,15 +58,16 @@ def _changes(old, new):
     return sorted(p for p in set(old) | set(new) if old.get(p) != new.get(p))
 
 
-def write_build(plan, build_root, renderers=None):
+def write_build(plan, build_root, renderers=None, check=False):
     """Write build_root/<cluster>/ so that readers see the old build or the new one, never a mix:
     the new tree is written beside it and swapped in with two renames. Returns the changed paths
-    (relative to build_root/<cluster>/), empty when the build is unchanged and nothing was touched."""
+    (relative to build_root/<cluster>/), empty when the build is unchanged and nothing was touched.
+    With ``check``, only returns what would change."""
     files = render_all(plan, renderers)
     target = os.path.join(build_root, plan.summary["cluster"])
     changed = _changes(_read_tree(target) if os.path.isdir(target) else {}, files)
-    if not changed:
-        return []
+    if check or not changed:
+        return changed
     os.makedirs(build_root, exist_ok=True)
     staging = tempfile.mkdtemp(dir=build_root, prefix="." + plan.summary["cluster"] + ".new-")
     try:
