@@ -65,3 +65,23 @@ def test_catalog_port_names_follow_sonic():
 def test_docs_spec_md_is_generated_from_the_schema():
     with open(os.path.join(ROOT, "docs", "spec.md")) as f:
         assert f.read() == reference_markdown(), "docs/spec.md is stale: run make docs"
+
+
+def test_dual_stack_puts_a_127_on_every_routed_link():
+    spec = load_example("lab")
+    spec["backend"]["ipv6"] = True
+    spec["backend"]["pools"] = {"loopbacks_ipv6": "fd00:1::/64", "server_links_ipv6": "fd00:2::/64",
+                                "leaf_spine_ipv6": "fd00:3::/64"}
+    plan = build_plan(spec)
+    routed = [link for link in plan.links if link.ipv4 is not None and link.network == "backend"]
+    assert routed and all(link.ipv6 is not None and link.ipv6 % 2 == 0 for link in routed)
+    assert len({link.ipv6 for link in routed}) == len(routed)
+    assert all(d.loopback6 for d in plan.by_role("backend_leaf") + plan.by_role("backend_spine"))
+
+
+def test_dual_stack_without_its_pools_names_the_missing_pool():
+    spec = load_example("lab")
+    spec["backend"]["ipv6"] = True
+    with pytest.raises(Exception) as info:
+        build_plan(spec)
+    assert "backend.pools.loopbacks_ipv6" in str(info.value)
