@@ -54,6 +54,7 @@ def test_structured_yaml_reads_back_as_the_structured_config():
 
 def test_write_build_swaps_atomically_and_reports_no_change_when_unchanged(tmp_path):
     plan = build_plan(load_example("lab"))
+    assert write_build(plan, str(tmp_path), check=True) and not os.listdir(tmp_path)
     changed = write_build(plan, str(tmp_path))
     assert "devices/lab-r0-leaf01/frr.conf" in changed and len(changed) == len(render_all(plan))
     stale = tmp_path / "lab" / "devices" / "stale.txt"

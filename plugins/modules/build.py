@@ -1,0 +1,67 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpucluster.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: build
+short_description: Render the configuration of every switch of a GPU cluster
+version_added: 0.1.0
+description:
+  - Runs on the controller (an action plugin), once for the whole fabric: plans the cluster from its spec,
+    derives each switch's structured config and renders it for SONiC (C(config_db.json) and C(frr.conf)).
+  - Writes I(build_dir)/<cluster>/ with C(plan.json), C(summary.json) and, per switch,
+    C(devices/<host>/structured.yml), C(devices/<host>/config_db.json) and C(devices/<host>/frr.conf).
+  - The new tree is written beside the old one and swapped in with renames, so a reader never sees half a build;
+    when nothing changed nothing is touched and the task reports no change. The output is byte-identical on every run.
+  - Touches no device. In check mode it only reports what would change.
+options:
+  spec:
+    description:
+      - Path of the cluster spec (C(*.topology.yml)).
+      - Default is the one spec among the inventory sources (C(-i)).
+    type: path
+  build_dir:
+    description: Directory under which C(<cluster>/) is written. Default is C(build) in the current directory.
+    type: path
+author:
+  - gpucluster.fabric contributors (@gpucluster)
+"""
+
+EXAMPLES = r"""
+- name: Render every switch's configuration under build/<cluster>/
+  gpucluster.fabric.build:
+    build_dir: "{{ playbook_dir }}/../build"
+  run_once: true
+  register: fabric_build
+"""
+
+RETURN = r"""
+cluster:
+  description: Cluster name (the directory under I(build_dir)).
+  returned: success
+  type: str
+  sample: lab
+build_root:
+  description: The directory written, I(build_dir)/<cluster>.
+  returned: success
+  type: str
+switches:
+  description: Number of switches rendered.
+  returned: success
+  type: int
+  sample: 27
+changed_count:
+  description: Number of files added, changed or removed.
+  returned: success
+  type: int
+changed_paths:
+  description: The first 50 of those files, relative to I(build_root).
+  returned: success
+  type: list
+  elements: str
+spec:
+  description: The spec file built.
+  returned: success
+  type: str
+"""
