@@ -8,8 +8,9 @@ from gpufabric.docs.diagrams import graphs, overview, render_diagrams
 from gpufabric.docs.settings import settings_for
 
 
-def test_overview_stays_small_at_16k_gpus():
-    plan = plan_of("metalsoft-16k")
+@pytest.mark.parametrize("name", ["metalsoft-16k", "h100-100k"])
+def test_overview_stays_small(name):
+    plan = plan_of(name)
     settings = settings_for(plan)
     groups, rails = settings["diagrams"]["overview_max_groups"], plan.summary["rails"]
     graph = overview(plan, settings)
