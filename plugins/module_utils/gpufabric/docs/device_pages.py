@@ -7,11 +7,11 @@ from .markdown import table
 QOS_PROFILE = "roce_lossless"
 
 
-def _facts(dev):
+def _facts(dev, has_pods):
     rows = [("Role", dev.role), ("Model", "%s: %s" % (dev.model.name, dev.model.description)),
             ("Rack", "%s, slot %s" % (dev.rack.name, "-" if dev.slot is None else dev.slot + 1))]
     for label, value in (("Rail", dev.rail), ("Scalable unit", None if dev.su is None else dev.su + 1),
-                         ("Pod", None if dev.pod is None or dev.role == "gpu_server" else dev.pod + 1),
+                         ("Pod", dev.pod + 1 if has_pods else None),
                          ("ASN", dev.asn)):
         if value is not None:
             rows.append((label, value))
@@ -57,9 +57,9 @@ def _interfaces(dev, texts):
     return ports, bgp
 
 
-def render_page(dev, texts):
+def render_page(dev, texts, has_pods=False):
     ports, bgp = _interfaces(dev, texts)
-    lines = ["# %s" % dev.name, "", table(("", ""), _facts(dev)), "", "## Interfaces", "",
+    lines = ["# %s" % dev.name, "", table(("", ""), _facts(dev, has_pods)), "", "## Interfaces", "",
              table(("Port", "Network", "Speed", "Peer", "Peer port", "Address", "Peer address", "Cable", "Media"),
                    ports), ""]
     if dev.asn is not None:
@@ -74,4 +74,9 @@ def render_page(dev, texts):
 def render_device_pages(plan, cables):
     """{docs/devices/<host>.md} for every device."""
     texts = {id(c.link): LinkText(c) for c in cables}
-    return {"docs/devices/%s.md" % dev.name: render_page(dev, texts) for dev in plan.devices}
+    # pods exist only in three-tier networks; elsewhere every device has pod 0
+    three = {"backend": plan.summary["backend"]["tiers"] == 3,
+             "frontend": plan.summary.get("frontend", {}).get("tiers") == 3}
+    return {"docs/devices/%s.md" % dev.name: render_page(dev, texts, three.get(dev.role.split("_")[0], False)
+                                                         and dev.pod is not None)
+            for dev in plan.devices}

@@ -73,10 +73,15 @@ def _average_rate(rates, cables, tiers):
     return rates.total(chosen) / len(chosen) if chosen else 0.0
 
 
+def _job_servers(plan, rel):
+    """The headline job's servers: job.servers, at most the whole cluster (None: all of it)."""
+    n = plan.summary["servers"]
+    return min(rel["job"]["servers"] or n, n)
+
+
 def _job_sizes(plan, rel):
     n = plan.summary["servers"]
-    sizes = {min(plan.summary["backend"]["servers_per_scalable_unit"], n), n, rel["job"]["servers"] or n}
-    return sorted(sizes)
+    return sorted({min(plan.summary["backend"]["servers_per_scalable_unit"], n), n, _job_servers(plan, rel)})
 
 
 def _first_failure_table(cables, rates_list):
@@ -119,7 +124,7 @@ def _job_section(plan, cables, rel, rates):
     server_rate = _average_rate(rates, cables, ("server",))
     fabric_rate = _average_rate(rates, cables, ("leaf-spine", "spine-superspine"))
     hours_list = rel["job"]["table_hours"]
-    head_servers = rel["job"]["servers"] or plan.summary["servers"]
+    head_servers = _job_servers(plan, rel)
     rows, headline = [], None
     for servers in _job_sizes(plan, rel):
         own, fabric = _job_links(plan, servers)
