@@ -8,7 +8,7 @@ module: build
 short_description: Render the configuration of every switch of a GPU cluster
 version_added: 0.1.0
 description:
-  - Runs on the controller (an action plugin), once for the whole fabric: plans the cluster from its spec,
+  - Runs on the controller (an action plugin), once for the whole fabric. It plans the cluster from its spec,
     derives each switch's structured config and renders it for SONiC (C(config_db.json) and C(frr.conf)).
   - Writes I(build_dir)/<cluster>/ with C(plan.json), C(summary.json) and, per switch,
     C(devices/<host>/structured.yml), C(devices/<host>/config_db.json) and C(devices/<host>/frr.conf).

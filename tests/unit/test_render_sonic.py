@@ -118,3 +118,17 @@ def test_the_frr_check_rejects_a_broken_config(files, tmp_path):
     path = tmp_path / "broken.conf"
     path.write_text(files["devices/lab-r0-leaf01/frr.conf"].replace("maximum-paths", "maximum-pathz"))
     assert _vtysh_dryrun(path).returncode != 0
+
+
+def test_deploy_target_keeps_platform_fields_and_replaces_our_tables(dbs):
+    from gpufabric.render.sonic_deploy import target_config
+    running = {"PORT": {"Ethernet0": {"lanes": "0,1,2,3,4,5,6,7", "alias": "fourHundredGigE1/1", "mtu": "1500"}},
+               "BUFFER_POOL": {"ingress_lossless_pool": {"size": "1000"}},
+               "BGP_NEIGHBOR": {"192.0.2.1": {"asn": "65000"}},
+               "VLAN": {"Vlan1000": {"vlanid": "1000"}}}
+    target = target_config(running, dbs["lab-r0-leaf01"])
+    assert target["PORT"]["Ethernet0"]["lanes"] == "0,1,2,3,4,5,6,7" and target["PORT"]["Ethernet0"]["mtu"] == "9216"
+    assert target["BUFFER_POOL"] == running["BUFFER_POOL"]  # the platform's, untouched
+    assert "192.0.2.1" not in target["BGP_NEIGHBOR"]  # ours: replaced whole
+    assert "VLAN" not in target  # ours, and this leaf has none: removed
+    assert target_config(target, dbs["lab-r0-leaf01"]) == target  # a second deploy changes nothing

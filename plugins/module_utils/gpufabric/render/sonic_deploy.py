@@ -1,0 +1,22 @@
+"""The config a SONiC switch should run: its running config_db with our tables put in.
+
+Tables we own (templates/sonic/config_db.schema.yml) are replaced whole, or removed when the build
+has none; tables the platform shares with us (PORT lanes, DEVICE_METADATA mac) keep the platform's
+fields and take ours on top. ``config replace`` then applies only the difference.
+"""
+from .sonic_schema import owned_tables
+
+
+def target_config(running, rendered):
+    replaced, merged = owned_tables()
+    replaced = set(replaced)
+    target = {table: rows for table, rows in running.items() if table not in replaced}
+    for table, rows in rendered.items():
+        if table in merged:
+            combined = {key: dict(fields) for key, fields in target.get(table, {}).items()}
+            for key, fields in rows.items():
+                combined.setdefault(key, {}).update(fields)
+            target[table] = combined
+        else:
+            target[table] = rows
+    return target
