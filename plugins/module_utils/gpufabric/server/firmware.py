@@ -1,0 +1,67 @@
+"""Firmware baseline (component -> version) against a BMC's firmware inventory."""
+import re
+
+from ..errors import SpecError
+
+# Components whose update the BMC applies on its own; every other one (BIOS, NICs, GPUs, CPLD, drives)
+# is staged by the BMC and installed by the host's next reboot.
+NO_HOST_REBOOT = ("idrac", "integrated dell remote access controller", "bmc", "lifecycle controller")
+
+
+def version_key(version):
+    """Order versions the way vendors number them: dotted/dashed numbers compare as numbers, text as text."""
+    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"[.\-_]", str(version).strip()) if p]
+
+
+def needs_host_reboot(component):
+    name = component.lower()
+    return not any(name.startswith(prefix) for prefix in NO_HOST_REBOOT)
+
+
+def _matches(component, item):
+    key = component.lower()
+    return item["name"].lower().startswith(key) or item["id"].lower() == key
+
+
+def compare(inventory, baseline, path="gpu_server_firmware_baseline", allow_downgrade=False):
+    """Compare ``inventory`` ([{id, name, version, updateable}]) with ``baseline`` ({component: version}).
+
+    A component is an inventory entry whose name starts with the key (so "Mellanox ConnectX-7" covers all
+    eight NICs) or whose Id equals it. Returns [{component, id, name, current, wanted, action,
+    reboot_required}] for entries not at the baseline, action "update" or "downgrade". A key matching
+    nothing, or an empty version, raises SpecError naming the key.
+    """
+    changes = []
+    for component, wanted in baseline.items():
+        wanted = str(wanted).strip() if wanted is not None else ""
+        if not wanted:
+            raise SpecError("%s.%s" % (path, component), "empty version; give the version string the BMC reports")
+        items = [i for i in inventory if _matches(component, i)]
+        if not items:
+            names = sorted({i["name"] for i in inventory})
+            raise SpecError("%s.%s" % (path, component), "no such component in the BMC's firmware inventory; "
+                            "it has: %s" % ", ".join(names))
+        for item in items:
+            current = str(item["version"])
+            if current == wanted:
+                continue
+            older = version_key(current) < version_key(wanted)
+            if not older and not allow_downgrade:
+                continue
+            changes.append({"component": component, "id": item["id"], "name": item["name"], "current": current,
+                            "wanted": wanted, "action": "update" if older else "downgrade",
+                            "reboot_required": needs_host_reboot(item["name"])})
+    return changes
+
+
+def inventory_from_redfish(members):
+    """Normalise FirmwareInventory members (SoftwareInventory resources) to {id, name, version, updateable}.
+    Only installed images count: iDRAC also lists "Previous-" and "Available-" copies."""
+    out = []
+    for m in members:
+        ident = m.get("Id", "")
+        if ident.startswith(("Previous", "Available")):
+            continue
+        out.append({"id": ident, "name": m.get("Name", ident), "version": m.get("Version", ""),
+                    "updateable": bool(m.get("Updateable", False))})
+    return out
