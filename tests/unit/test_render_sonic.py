@@ -44,7 +44,7 @@ def _lossless_settings(db, port):
            for q in [key.split("|")[1]] if key.split("|")[0] == port and "wred_profile" in row}
     return {"dscp_to_tc": db["DSCP_TO_TC_MAP"][qos["dscp_to_tc_map"]], "pfc_enable": qos["pfc_enable"],
             "tc_to_pg": db["TC_TO_PRIORITY_GROUP_MAP"][qos["tc_to_pg_map"]], "ecn": ecn,
-            "pfc_wd": {k: v for k, v in db["PFC_WD"][port].items()}}
+            "pfc_wd": db["PFC_WD"][port]}
 
 
 def test_dscp26_lands_in_a_pfc_enabled_class_on_every_backend_port(plan, dbs):

@@ -3,8 +3,6 @@ import functools
 import json
 import os
 
-import jinja2
-
 from .sonic_config_db import config_db
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "templates", "sonic")
@@ -13,6 +11,9 @@ TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "templates"
 @functools.lru_cache(maxsize=1)
 def _frr_template():
     # Compiled once per process: a fabric of thousands of switches renders it thousands of times.
+    # Imported here, not at the top: Ansible's import sanity test loads module_utils without Jinja2.
+    import jinja2
+
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), trim_blocks=True, lstrip_blocks=True,
                              keep_trailing_newline=True, undefined=jinja2.StrictUndefined, autoescape=False)
     return env.get_template("frr.conf.j2")

@@ -102,8 +102,8 @@ def _management(cfg):
                                      "policy_desc": "%s only from the OOB network" % service.upper()}
         for k, source in enumerate(m["allowed_sources"]):
             # Control-plane ACLs deny whatever no rule accepts.
-            tables["ACL_RULE"]["%s|ACCEPT_%d" % (name, k + 1)] = {"PRIORITY": _s(9999 - k), "SRC_IP": source,
-                                                                   "PACKET_ACTION": "ACCEPT", "IP_TYPE": "IPV4ANY"}
+            rule = {"PRIORITY": _s(9999 - k), "SRC_IP": source, "PACKET_ACTION": "ACCEPT", "IP_TYPE": "IPV4ANY"}
+            tables["ACL_RULE"]["%s|ACCEPT_%d" % (name, k + 1)] = rule
     return tables
 
 

@@ -6,14 +6,16 @@ reads that split from here, so there is one list of tables, not two.
 import functools
 import os
 
-import jsonschema
-import yaml
+# PyYAML and jsonschema are imported where used: Ansible's import sanity test loads module_utils
+# without third-party packages.
 
 SCHEMA_PATH = os.path.join(os.path.dirname(os.path.dirname(__file__)), "templates", "sonic", "config_db.schema.yml")
 
 
 @functools.lru_cache(maxsize=1)
 def _tables():
+    import yaml
+
     with open(SCHEMA_PATH, encoding="utf-8") as f:
         return yaml.safe_load(f)["tables"]
 
@@ -33,6 +35,8 @@ def _table(spec):
 
 @functools.lru_cache(maxsize=1)
 def validator():
+    import jsonschema
+
     tables = _tables()
     schema = {"type": "object", "additionalProperties": False,
               "properties": {name: _table(spec) for name, spec in tables.items()}}

@@ -20,4 +20,3 @@ def oob_config(dev, interfaces, ctx, provisioning_host):
             "ipv4": "%s/%d" % (fmt(dev.mgmt), ctx.mgmt_prefix),
             "dhcp_relay_servers": [provisioning_host] if provisioning_host else []}
     return [vlan]
-

@@ -7,8 +7,6 @@ backend link always carry identical PFC and ECN settings.
 import copy
 import os
 
-import yaml
-
 from ..errors import SpecError
 
 _DATA = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "qos_profiles.yml")
@@ -16,6 +14,8 @@ TRAFFIC_CLASSES = range(8)
 
 
 def _load_profiles():
+    import yaml  # here, not at the top: Ansible's import sanity test loads module_utils without PyYAML
+
     with open(_DATA, encoding="utf-8") as f:
         return yaml.safe_load(f)
 
