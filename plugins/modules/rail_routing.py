@@ -56,6 +56,8 @@ REQUIRED = ("name", "cidr", "address", "network", "gateway", "table", "priority"
 
 def ip_json(module, ip, args):
     rc, out, err = module.run_command([ip, "-j"] + args)
+    if rc != 0 and "does not exist" in err:  # a routing table nobody has used yet
+        return []
     if rc != 0:
         module.fail_json(msg="ip %s failed: %s" % (" ".join(args), err.strip()))
     return json.loads(out or "[]")
