@@ -1,0 +1,96 @@
+"""PFC and ECN: identical on both ends of every backend switch link and between each NIC and its leaf
+port, and as the plan's QoS profile says. A mismatch here is the classic silent RoCE fault."""
+from .base import FAIL, PASS, SKIP, Check, for_roles
+
+BACKEND_SWITCHES = ("backend_leaf", "backend_spine", "backend_superspine")
+FIELDS = (("trust", "trust mode"), ("pfc", "PFC priorities"), ("ecn", "ECN"), ("dscp_to_tc", "DSCP map"))
+
+
+def _differences(have, want):
+    return [label for key, label in FIELDS if key in have and have[key] != want[key]]
+
+
+def _describe(have, keys):
+    return ", ".join("%s %s" % (label, have.get(key) if key != "dscp_to_tc" else "DSCP 26->%s"
+                                % (have.get(key) or {}).get(26)) for key, label in FIELDS if label in keys)
+
+
+class _QosCheck(Check):
+    def _end(self, ctx, device, port, field):
+        """(qos of ``port`` on ``device``, None) or (None, skip/error Result)."""
+        state = ctx.states.get(device)
+        if state is None:
+            return None, None
+        source = "config_db" if field == "qos" else "nic_qos"
+        problem = state.problem(source)
+        if problem:
+            return None, self.result(device, port, problem[0], problem[1])
+        return (getattr(state, field) or {}).get(port), None
+
+    def _compare(self, ctx, ends, want):
+        """ends: [(device, port, qos)]; FAIL naming every end that deviates from the plan, or from the other end."""
+        wrong = []
+        for device, port, have in ends:
+            diff = _differences(have, want)
+            if diff:
+                wrong.append((device, port, have, diff))
+        (d0, p0, _h0), (d1, p1, _h1) = ends
+        link = "%s %s -- %s %s" % (d0, p0, d1, p1)
+        if not wrong:
+            return [self.result(d0, p0, PASS, "%s: PFC %s, ECN %s on both ends" % (link, want["pfc"], want["ecn"]))]
+        return [self.result(device, port, FAIL, "%s %s has %s, planned %s (link %s): apply the QoS profile to it"
+                            % (device, port, _describe(have, diff), _describe(want, diff), link))
+                for device, port, have, diff in wrong]
+
+
+class QosBackendLinks(_QosCheck):
+    name = "qos_backend_links"
+    description = "PFC/ECN/DSCP map identical and as planned on both ends of every backend switch link"
+    sources = for_roles(BACKEND_SWITCHES, ("config_db",))
+
+    def run(self, ctx):
+        results, want = [], ctx.expect.qos()
+        for link in ctx.expect.links:
+            if link.a.role not in BACKEND_SWITCHES or link.b.role not in BACKEND_SWITCHES:
+                continue
+            ends, skipped = [], None
+            for dev, port in ((link.a.name, link.a_port), (link.b.name, link.b_port)):
+                have, problem = self._end(ctx, dev, port, "qos")
+                skipped = skipped or problem
+                ends.append((dev, port, have))
+            if skipped:
+                results.append(skipped)
+            elif any(h is None for _d, _p, h in ends):
+                results += [self.result(d, p, FAIL, "%s %s has no QoS configuration (PORT_QOS_MAP entry missing)"
+                                        % (d, p)) for d, p, h in ends if h is None]
+            else:
+                results += self._compare(ctx, ends, want)
+        return results
+
+
+class QosNicLeaf(_QosCheck):
+    name = "qos_nic_leaf"
+    description = "each server NIC's trust mode, PFC and ECN match its leaf port and the plan"
+    sources = dict(for_roles(("gpu_server",), ("nic_qos",)), backend_leaf=("config_db",))
+
+    def run(self, ctx):
+        results, want = [], ctx.expect.qos()
+        nic_want = {"trust": want["trust"], "pfc": want["pfc"], "ecn": want["ecn"]}
+        for dev, state in self.devices(ctx):
+            if dev.role != "gpu_server":
+                continue
+            for nic in ctx.expect.server_nics(dev.name):
+                have, problem = self._end(ctx, dev.name, nic.name, "nic_qos")
+                if problem:
+                    results.append(problem)
+                    break
+                leaf, leaf_problem = self._end(ctx, nic.peer, nic.peer_port, "qos")
+                if have is None:
+                    results.append(self.result(dev.name, nic.name, SKIP, "%s: no mlnx_qos output" % nic.label()))
+                    continue
+                if leaf_problem or leaf is None:
+                    leaf = nic_want
+                ends = [(dev.name, nic.name, have),
+                        (nic.peer, nic.peer_port, {k: leaf[k] for k in ("trust", "pfc", "ecn")})]
+                results += self._compare(ctx, ends, nic_want)
+        return results

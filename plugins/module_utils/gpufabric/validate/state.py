@@ -1,0 +1,131 @@
+"""One device's state, collected once and shared by every check.
+
+``collect_commands`` runs, through a Transport, only the commands the selected checks need (each once) and
+parses them; ``collect_napalm`` fills the same fields from NAPALM getters. A source the device lacks is
+recorded in ``unavailable`` (checks SKIP), a command that failed in ``errors`` (checks report ERROR).
+"""
+import json
+import time
+
+from . import parsers
+from .transport import Command, CommandFailed, Unavailable
+
+SWITCH_COMMANDS = {
+    "lldp": Command("lldpcli", "-f json show neighbors details"),
+    "bgp": Command("vtysh", "show bgp vrf default ipv4 unicast summary json"),
+    "routes": Command("vtysh", "show ip route json"),
+    "links": Command("sh", "ip -j -s link show"),
+    "sysfs": Command("sh", "grep -H . /sys/class/net/*/carrier_changes /sys/class/net/*/speed 2>/dev/null; true"),
+    "config_db": Command("config_db", "sonic-cfggen -d --print-data"),
+}
+SERVER_COMMANDS = {
+    "lldp": SWITCH_COMMANDS["lldp"],
+    "links": SWITCH_COMMANDS["links"],
+    "sysfs": SWITCH_COMMANDS["sysfs"],
+    "addrs": Command("sh", "ip -j addr show"),
+    "rules": Command("sh", "ip -j rule show"),
+    "route_tables": Command("sh", "ip -j route show table all"),
+}
+NIC_QOS_SCRIPT = ("command -v mlnx_qos >/dev/null || { echo NO_MLNX_QOS; exit 0; }; for nic in %s; do "
+                  "echo \"### $nic\"; mlnx_qos -i \"$nic\" 2>&1; "
+                  "grep -H . /sys/class/net/$nic/ecn/roce_np/enable/* /sys/class/net/$nic/ecn/roce_rp/enable/* "
+                  "2>/dev/null; done; true")
+
+
+class DeviceState:
+    __slots__ = ("name", "role", "lldp", "bgp", "routes", "interfaces", "addrs", "rules", "route_tables",
+                 "qos", "nic_qos", "optics", "errors", "unavailable", "virtual", "seconds")
+
+    def __init__(self, name, role, virtual=False):
+        self.name = name
+        self.role = role
+        self.lldp = self.bgp = self.routes = self.interfaces = self.addrs = None
+        self.rules = self.route_tables = self.qos = self.nic_qos = self.optics = None
+        self.errors = {}        # source -> why it could not be collected (ERROR)
+        self.unavailable = {}   # source -> why the device has none (SKIP)
+        self.virtual = virtual
+        self.seconds = 0.0
+
+    def problem(self, *sources):
+        """("ERROR" | "SKIP", message) when one of ``sources`` is missing, else None."""
+        for source in sources:
+            if source in self.errors:
+                return "ERROR", "could not collect %s from %s: %s" % (source, self.name, self.errors[source])
+        for source in sources:
+            if source in self.unavailable:
+                return "SKIP", "%s: %s" % (source, self.unavailable[source])
+        return None
+
+
+def nic_qos(text):
+    """The NIC QoS script's output -> {nic: {"trust", "pfc", "ecn"}}; raises Unavailable without mlnx_qos."""
+    if text.strip() == "NO_MLNX_QOS":
+        raise Unavailable("mlnx_qos is not installed (no ConnectX tools on this host)")
+    out = {}
+    for block in text.split("### ")[1:]:
+        nic, _nl, body = block.partition("\n")
+        parsed = parsers.mlnx_qos(body)
+        if parsed is None:
+            continue
+        enabled = {}
+        for path, value in parsers.sysfs_values(body).get(nic.strip(), {}).items():
+            # ecn/roce_np/enable/3 and ecn/roce_rp/enable/3: ECN is on for a priority when both are 1.
+            prio = path.rsplit("/", 1)[-1]
+            enabled.setdefault(int(prio), []).append(value == 1)
+        parsed["ecn"] = sorted(p for p, flags in enabled.items() if len(flags) == 2 and all(flags))
+        out[nic.strip()] = parsed
+    return out
+
+
+def _interfaces(links, sysfs):
+    out = {}
+    for name, link in (links or {}).items():
+        extra = (sysfs or {}).get(name, {})
+        speed = extra.get("speed")
+        out[name] = dict(link, flaps=extra.get("carrier_changes"),
+                         speed=speed if isinstance(speed, int) and speed > 0 else None)
+    return out
+
+
+def collect_commands(transport, device, role, sources, nics=()):
+    """DeviceState of ``device`` from the command outputs of ``sources`` (each command run once)."""
+    started = time.perf_counter()
+    state = DeviceState(device, role, virtual=transport.virtual)
+    table = SERVER_COMMANDS if role == "gpu_server" else SWITCH_COMMANDS
+    raw = {}
+    for source in sources:
+        if source == "nic_qos":
+            command = Command("sh", NIC_QOS_SCRIPT % " ".join(nics)) if role == "gpu_server" and nics else None
+        else:
+            command = table.get(source)
+        if command is None:
+            continue
+        try:
+            raw[source] = transport.run(device, command)
+        except Unavailable as exc:
+            state.unavailable[source] = str(exc)
+        except CommandFailed as exc:
+            state.errors[source] = str(exc)
+    parse = {
+        "lldp": ("lldp", parsers.lldp_neighbors), "bgp": ("bgp", parsers.bgp_summary),
+        "routes": ("routes", parsers.routes), "addrs": ("addrs", parsers.ip_addrs),
+        "rules": ("rules", parsers.ip_rules), "route_tables": ("route_tables", parsers.ip_routes),
+        "config_db": ("qos", lambda text: parsers.config_db_qos(json.loads(text))), "nic_qos": ("nic_qos", nic_qos),
+    }
+    for source, text in raw.items():
+        if source not in parse:
+            continue
+        field, fn = parse[source]
+        try:
+            setattr(state, field, fn(text))
+        except Unavailable as exc:
+            state.unavailable[source] = str(exc)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            state.errors[source] = "unparsable output (%s: %s)" % (type(exc).__name__, exc)
+    if "links" in raw and "links" not in state.errors:
+        try:
+            state.interfaces = _interfaces(parsers.ip_links(raw["links"]), parsers.sysfs_values(raw.get("sysfs")))
+        except (ValueError, KeyError, TypeError) as exc:
+            state.errors["links"] = "unparsable output (%s: %s)" % (type(exc).__name__, exc)
+    state.seconds = time.perf_counter() - started
+    return state

@@ -1,0 +1,203 @@
+"""Checks against the lab plan: a healthy cluster passes; each injected fault fails with device and port."""
+import copy
+import xml.etree.ElementTree as ET
+
+import pytest
+import yaml
+from conftest import load_example
+from validate_helpers import collector_of, healthy_states
+
+from gpufabric.planner import build_plan
+from gpufabric.validate import report as reports
+from gpufabric.validate.runner import validate
+from gpufabric.validate.state import DeviceState
+
+
+@pytest.fixture(scope="module")
+def lab():
+    plan = build_plan(load_example("lab"))
+    return plan, healthy_states(plan)
+
+
+def run(plan, states, **kw):
+    return validate(plan, collector_of(states), **kw)
+
+
+def failures(report):
+    return [r for r in report["results"] if r.status in ("FAIL", "ERROR")]
+
+
+def test_healthy_lab_has_no_failures(lab):
+    plan, states = lab
+    report = run(plan, states)
+    assert failures(report) == []
+    assert report["devices"] == 22 and report["counts"]["PASS"] > 600
+    checks = {r.check for r in report["results"] if r.status == "PASS"}
+    assert {"cabling", "link_state", "mtu", "bgp_sessions", "ecmp_width", "qos_backend_links", "qos_nic_leaf",
+            "server_addressing", "server_policy_routing"} <= checks
+
+
+def test_two_swapped_cables_are_one_swap(lab):
+    plan, healthy = lab
+    states = copy.deepcopy(healthy)
+    leaf = states["lab-r3-leaf01"].lldp
+    leaf["Ethernet0"], leaf["Ethernet8"] = leaf["Ethernet8"], leaf["Ethernet0"]
+    states["lab-gpu0001"].lldp["ens4np0"] = [{"system": "lab-r3-leaf01", "port": "Ethernet8"}]
+    states["lab-gpu0002"].lldp["ens4np0"] = [{"system": "lab-r3-leaf01", "port": "Ethernet0"}]
+    got = failures(run(plan, states))
+    assert [(r.device, r.check, r.object) for r in got] == [("lab-r3-leaf01", "cabling", "Ethernet0<->Ethernet8")]
+    assert got[0].message.startswith("swap: lab-r3-leaf01 Ethernet0 and Ethernet8 see each other's planned peers "
+                                     "(lab-gpu0001 ens4np0 / lab-gpu0002 ens4np0)")
+
+
+def test_cable_in_the_wrong_leaf_names_rail_and_planned_port(lab):
+    plan, healthy = lab
+    states = copy.deepcopy(healthy)
+    states["lab-gpu0001"].lldp["ens4np0"] = [{"system": "lab-r4-leaf01", "port": "Ethernet0"}]
+    msgs = [r.message for r in failures(run(plan, states))]
+    assert msgs == ["lab-gpu0001 ens4np0 (rail 3) is cabled to lab-r4-leaf01 Ethernet0, planned lab-r3-leaf01 Ethernet0"]
+
+
+def test_missing_neighbour_and_link_down(lab):
+    plan, healthy = lab
+    states = copy.deepcopy(healthy)
+    del states["lab-r0-leaf01"].lldp["Ethernet16"]
+    states["lab-r0-leaf01"].interfaces["Ethernet16"].update(admin_up=False, oper_up=False)
+    states["lab-spine01"].interfaces["Ethernet0"]["oper_up"] = False
+    got = {(r.device, r.check, r.object): r.message for r in failures(run(plan, states))}
+    assert "administratively down here" in got[("lab-r0-leaf01", "link_state", "Ethernet16")]
+    assert "far end lab-r0-leaf01 Ethernet16 is administratively down" in got[("lab-spine01", "link_state", "Ethernet0")]
+    assert "has no LLDP neighbour, planned lab-spine01 Ethernet0" in got[("lab-r0-leaf01", "cabling", "Ethernet16")]
+
+
+def test_bgp_shutdown_wrong_asn_and_unplanned_session(lab):
+    plan, healthy = lab
+    states = copy.deepcopy(healthy)
+    states["lab-spine01"].bgp["peers"]["10.16.0.1"]["state"] = "Idle (Admin)"
+    states["lab-r0-leaf01"].bgp["peers"]["10.16.0.0"]["state"] = "Active"
+    states["lab-spine02"].bgp["peers"]["10.16.0.3"].update(remote_as=65000, state="Active")
+    states["lab-r0-leaf01"].bgp["peers"]["10.16.0.2"]["state"] = "Active"
+    states["lab-r1-leaf01"].bgp["peers"]["10.99.0.1"] = {"state": "Active", "remote_as": 1, "prefixes_received": 0,
+                                                         "hostname": None}
+    got = {(r.device, r.object): r.message for r in failures(run(plan, states))}
+    assert set(got) == {("lab-spine01", "10.16.0.1"), ("lab-r0-leaf01", "10.16.0.0"), ("lab-spine02", "10.16.0.3"),
+                        ("lab-r0-leaf01", "10.16.0.2"), ("lab-r1-leaf01", "10.99.0.1")}
+    assert "lab-spine01 has neighbour 10.16.0.1 shut down" in got[("lab-r0-leaf01", "10.16.0.0")]
+    assert "peer AS 65000 configured, planned AS 64514" in got[("lab-spine02", "10.16.0.3")]
+    assert "lab-spine02 expects AS 65000 for neighbour 10.16.0.3" in got[("lab-r0-leaf01", "10.16.0.2")]
+    assert "unplanned BGP session to 10.99.0.1" in got[("lab-r1-leaf01", "10.99.0.1")]
+
+
+def test_wrong_local_asn(lab):
+    plan, healthy = lab
+    states = copy.deepcopy(healthy)
+    states["lab-spine01"].bgp["local_as"] = 64999
+    got = [(r.device, r.object) for r in failures(run(plan, states))]
+    assert got == [("lab-spine01", "local AS")]
+
+
+def test_mtu_mismatch_fails_only_the_wrong_end(lab):
+    plan, healthy = lab
+    states = copy.deepcopy(healthy)
+    states["lab-r1-leaf01"].interfaces["Ethernet16"]["mtu"] = 1500
+    got = failures(run(plan, states))
+    assert [(r.device, r.object) for r in got] == [("lab-r1-leaf01", "Ethernet16")]
+    assert got[0].message == "lab-r1-leaf01 Ethernet16 MTU 1500, planned 9216 (far end lab-spine01 Ethernet4 has 9216)"
+
+
+def test_error_counters_and_flaps_over_thresholds(lab):
+    plan, healthy = lab
+    states = copy.deepcopy(healthy)
+    states["lab-r5-leaf02"].interfaces["Ethernet8"].update(rx_errors=5000, flaps=40)
+    got = failures(run(plan, states))
+    assert [(r.device, r.check, r.object) for r in got] == [("lab-r5-leaf02", "interface_errors", "Ethernet8")]
+    assert "rx_errors 5000 > 100, flaps 40 > 10" in got[0].message
+    assert failures(run(plan, states, thresholds={"errors": 10000, "flaps": 100})) == []
+
+
+def test_ecmp_width_names_missing_uplink(lab):
+    plan, healthy = lab
+    states = copy.deepcopy(healthy)
+    for route in states["lab-r6-leaf02"].routes.values():
+        route["nexthops"] = route["nexthops"][:1]
+    got = failures(run(plan, states))
+    assert [(r.device, r.check) for r in got] == [("lab-r6-leaf02", "ecmp_width")]
+    assert "reaches 15 remote leaf summaries over fewer than its 2 uplinks" in got[0].message
+    assert "missing Ethernet24 (to lab-spine02)" in got[0].message
+
+
+def test_pfc_off_on_one_end_and_on_a_nic(lab):
+    plan, healthy = lab
+    states = copy.deepcopy(healthy)
+    states["lab-r2-leaf01"].qos["Ethernet16"]["pfc"] = []
+    states["lab-gpu0004"].nic_qos["ens8np0"]["ecn"] = []
+    got = {(r.device, r.check, r.object): r.message for r in failures(run(plan, states))}
+    assert set(got) == {("lab-r2-leaf01", "qos_backend_links", "Ethernet16"), ("lab-gpu0004", "qos_nic_leaf", "ens8np0")}
+    assert "has PFC priorities [], planned PFC priorities [3] (link lab-spine01 Ethernet8 -- lab-r2-leaf01 Ethernet16)" \
+        in got[("lab-r2-leaf01", "qos_backend_links", "Ethernet16")]
+
+
+def test_server_wrong_address_and_missing_rule(lab):
+    plan, healthy = lab
+    states = copy.deepcopy(healthy)
+    states["lab-gpu0003"].addrs["ens2np0"]["ipv4"] = ["10.0.0.99/31"]
+    states["lab-gpu0002"].rules = [r for r in states["lab-gpu0002"].rules if r["table"] != "105"]
+    got = {(r.device, r.check, r.object): r.message for r in failures(run(plan, states))}
+    assert got[("lab-gpu0003", "server_addressing", "ens2np0")] == (
+        "lab-gpu0003 ens2np0 (rail 1) has 10.0.0.99/31, planned 10.0.0.37/31 (leaf lab-r1-leaf02 Ethernet0): fix the address")
+    assert "no `ip rule from" in got[("lab-gpu0002", "server_policy_routing", "ens5np0")]
+    assert len(got) == 2
+
+
+def test_collection_errors_and_unavailable_sources(lab):
+    plan, healthy = lab
+    states = copy.deepcopy(healthy)
+    broken = DeviceState("lab-spine02", "backend_spine")
+    broken.errors = {s: "ssh: connect to host lab-spine02 port 22: Connection refused"
+                     for s in ("lldp", "bgp", "links", "sysfs", "config_db", "routes")}
+    states["lab-spine02"] = broken
+    states["lab-gpu0001"].nic_qos = None
+    states["lab-gpu0001"].unavailable["nic_qos"] = "mlnx_qos is not installed"
+    report = run(plan, states)
+    errors = [r for r in report["results"] if r.status == "ERROR"]
+    assert {r.device for r in errors} == {"lab-spine02"} and "Connection refused" in errors[0].message
+    assert any(r.device == "lab-gpu0001" and r.check == "qos_nic_leaf" and r.status == "SKIP" for r in report["results"])
+
+
+def test_rail_isolation_in_rail_planes():
+    spec = load_example("lab")
+    spec["backend"]["design"] = "rail_planes"
+    plan = build_plan(spec)
+    states = healthy_states(plan)
+    assert failures(run(plan, states)) == []
+    states["lab-r0-leaf01"].routes["10.0.0.4/30"] = {"protocol": "bgp", "nexthops": [{"ip": None, "interface": "Ethernet16"}]}
+    got = failures(run(plan, states))
+    assert [(r.device, r.check) for r in got] == [("lab-r0-leaf01", "rail_isolation")]
+    assert "lab-r0-leaf01 (rail 0) has routes to other rails: lab-r1-leaf01 10.0.0.4/30 (rail 1)" in got[0].message
+
+
+def test_include_exclude_and_unknown_check(lab):
+    plan, states = lab
+    report = run(plan, states, include=["mtu"])
+    assert {r.check for r in report["results"]} == {"mtu"}
+    assert "mtu" not in {r.check for r in run(plan, states, exclude=["mtu"])["results"]}
+    with pytest.raises(ValueError, match="unknown check 'nope'"):
+        run(plan, states, include=["nope"])
+
+
+def test_reports_json_markdown_junit(lab, tmp_path):
+    plan, healthy = lab
+    states = copy.deepcopy(healthy)
+    states["lab-r1-leaf01"].interfaces["Ethernet16"]["mtu"] = 1500
+    report = run(plan, states)
+    paths = reports.write_reports(report, str(tmp_path))
+    assert paths["json"] == str(tmp_path / "lab" / "validation" / "report.json")
+    data = yaml.safe_load(open(paths["json"]))
+    assert data["counts"]["FAIL"] == 1 and data["results"][0]["device"] == "lab-r1-leaf01"
+    md = open(paths["markdown"]).read()
+    assert "| FAIL | lab-r1-leaf01 | mtu | Ethernet16 |" in md
+    root = ET.parse(paths["junit"]).getroot()
+    assert root.get("failures") == "1"
+    failed = [tc for tc in root.iter("testcase") if tc.find("failure") is not None]
+    assert [(tc.get("classname"), tc.get("name")) for tc in failed] == [("mtu.lab-r1-leaf01", "Ethernet16")]
+    assert reports.summary(report).splitlines()[1].startswith("FAIL mtu lab-r1-leaf01 Ethernet16: ")
