@@ -47,6 +47,12 @@ options:
   oob:
     description: The out-of-band management network (see docs/spec.md).
     type: dict
+  switch_config:
+    description: Settings every switch configuration shares (see docs/spec.md).
+    type: dict
+  docs:
+    description: Build documentation settings (see docs/spec.md).
+    type: dict
   layout:
     description: Physical layout settings (see docs/spec.md).
     type: dict

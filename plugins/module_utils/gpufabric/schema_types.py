@@ -71,6 +71,35 @@ class Int(Node):
         return value
 
 
+class Num(Node):
+    kind = "number"
+
+    def __init__(self, doc, minimum=None, **kw):
+        super().__init__(doc, **kw)
+        self.minimum = minimum
+
+    def validate(self, value, path):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise SpecError(path, "expected a number, got %s %r" % (_type_name(value), value))
+        if self.minimum is not None and value < self.minimum:
+            raise SpecError(path, "%s is too small: the minimum is %s" % (value, self.minimum))
+        return value
+
+
+class FreeMap(Node):
+    """A mapping whose keys another layer checks (e.g. overrides merged into a named profile)."""
+
+    kind = "mapping"
+
+    def validate(self, value, path):
+        if not isinstance(value, dict):
+            raise SpecError(path, "expected a mapping, got %s %r" % (_type_name(value), value))
+        return value
+
+    def default_value(self, path):
+        return {}
+
+
 class Bool(Node):
     kind = "boolean"
 

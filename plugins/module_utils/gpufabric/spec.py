@@ -1,5 +1,5 @@
 """The cluster spec: every key declared once. docs/spec.md is generated from this file."""
-from .schema_types import Bool, Choice, Int, List, MapOf, Optional, Section, Str, to_markdown
+from .schema_types import Bool, Choice, FreeMap, Int, List, MapOf, Num, Optional, Section, Str, to_markdown
 
 DESIGNS = ("rail_optimized", "rail_planes", "rail_only")
 ROLES = ("backend_leaf", "backend_spine", "backend_superspine",
@@ -8,6 +8,7 @@ ROLES = ("backend_leaf", "backend_spine", "backend_superspine",
 _HOSTNAMES_DOC = ("Hostname patterns per role. Fields: {cluster}, {n} (1-based position in its group), {index} "
                   "(0-based position in its role), {rail} (0-based), {su}, {pod}, {plane} (1-based), {side} (a/b), "
                   "{rack}. Defaults depend on the design; see docs/topology.md.")
+_IPV4 = r"^\d{1,3}(\.\d{1,3}){3}$"
 _CIDR = r"^[0-9a-fA-F:.]+/\d+$"
 _RATIO = r"^\d+:\d+$"
 
@@ -146,6 +147,52 @@ SPEC = Section("The cluster spec.", {
                     "one per switch role), the rest BMC and host management addresses (two per server). "
                     "The last usable address is the gateway.", pattern=_CIDR, default="10.250.0.0/16"),
         "provisioning_host": Str("IPv4 address of the provisioning (DHCP/ZTP) host, for DHCP relay."),
+    }),
+    "switch_config": Section("Settings every switch configuration shares (docs/switch-config.md).", {
+        "qos_profile": Str("Name of the QoS profile in data/qos_profiles.yml.", default="rocev2_lossless"),
+        "qos_overrides": FreeMap("Keys merged into the QoS profile, key by key (same layout as the profile)."),
+        "ntp_servers": List("NTP servers (reached over the management VRF).", Str("An IPv4 address.", pattern=_IPV4,
+                            hint="an IPv4 address"), default=[]),
+        "syslog_servers": List("Syslog servers.", Str("An IPv4 address.", pattern=_IPV4, hint="an IPv4 address"),
+                               default=[]),
+        "tacacs_servers": List("TACACS+ servers for AAA (their keys stay out of the spec: vault them in group_vars).",
+                               Str("An IPv4 address.", pattern=_IPV4, hint="an IPv4 address"), default=[]),
+        "snmp": Section("SNMP system data (communities are secrets and stay out of the spec).", {
+            "contact": Str("sysContact.", default=""),
+        }),
+    }),
+    "docs": Section("Build documentation settings (docs/build-docs.md). Unset keys take the defaults of "
+                    "data/docs_defaults.yml, quoted here.", {
+        "layout": Section("Rack geometry for cable lengths.", {
+            "rack_width_m": Num("Rack width, m (0.6).", minimum=0),
+            "row_pitch_m": Num("Distance between rows: rack depth plus aisle, m (2.4).", minimum=0),
+            "core_row": Num("Where the core row stands, in row pitches; SU rows are 0, 1, ... (-1)."),
+            "tray_drop_m": Num("Per end, from the port up to the overhead tray, m (1.2).", minimum=0),
+            "in_rack_m": Num("A cable whose ends are in the same rack, m (1.5).", minimum=0),
+            "slack_m": Num("Added to every cable, m (0.5).", minimum=0),
+            "slack_ratio": Num("Added fraction of the routed length (0.1).", minimum=0),
+        }),
+        "stock_lengths_m": List("Lengths cables are bought in; estimates round up to the next one.",
+                                Num("A length in m.", minimum=0)),
+        "currency": Str("Currency of the prices (USD)."),
+        "prices": MapOf("Unit price by bill-of-materials item (a model, a transceiver, a cable with or without "
+                        "its length).", Num("A price.", minimum=0)),
+        "reliability": Section("Link failure figures.", {
+            "mttf_years": Num("Mean time to failure of one link, years (5; SemiAnalysis).", minimum=0),
+            "mttf_years_by_media": MapOf("MTTF per media (DAC, AOC, SR, DR, FR, LR), years.", Num("Years.", minimum=0)),
+            "observed_monthly_failure_rate": Num("Observed fraction of links failing per month (0.00057; Alibaba HPN).",
+                                                 minimum=0),
+            "job": Section("The training job of the headline figure.", {
+                "hours": Num("Job length, hours (24).", minimum=0),
+                "servers": Int("Servers the job spans (all).", minimum=1),
+                "table_hours": List("Job lengths of the table, hours ([1, 24, 168]).", Num("Hours.", minimum=0)),
+            }),
+        }),
+        "diagrams": Section("Graphviz diagrams.", {
+            "overview_max_groups": Int("Scalable units are merged into at most this many groups (16).", minimum=1),
+            "detail_max_nodes": Int("A role with more devices than this in a view is drawn in groups (48).", minimum=1),
+            "full_view_max_devices": Int("The full view is drawn only up to this many devices (200).", minimum=1),
+        }),
     }),
     "layout": Section("Physical layout: rows and racks.", {
         "switches_per_rack": Int("Switches per network rack (core and pod spine racks).", minimum=1, default=16),
