@@ -100,9 +100,12 @@ sanity: setup
 lint: setup
 	ansible-lint
 
+# The main job on the example lab: plan it, then build every switch config and the build documents.
 demo: setup
 	ansible-inventory -i inventories/lab --graph
 	ansible-playbook -i inventories/lab playbooks/plan.yml
+	ansible-playbook -i inventories/lab playbooks/build.yml
+	@echo "demo: plan, configs and documents of the lab are under build/lab/"
 
 bench: setup
 	$(VENV)/bin/python tests/bench/run_bench.py
