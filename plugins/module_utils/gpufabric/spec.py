@@ -53,6 +53,39 @@ _ASN_POOL = Str("Private ASN range `FIRST-LAST` for this network. Default: 64512
                 "the hardware allows fits in it, else a 4-byte range (backend 4200000000-4200999999, frontend "
                 "4201000000-4201999999).", pattern=r"^\d+\s*-\s*\d+$", hint="write it as FIRST-LAST, e.g. 64512-65534")
 
+_DOCS_FIELDS = {
+    "layout": Section("Rack geometry for cable lengths.", {
+        "rack_width_m": Num("Rack width, m (0.6).", minimum=0),
+        "row_pitch_m": Num("Distance between rows: rack depth plus aisle, m (2.4).", minimum=0),
+        "core_row": Num("Where the core row stands, in row pitches; SU rows are 0, 1, ... (-1)."),
+        "tray_drop_m": Num("Per end, from the port up to the overhead tray, m (1.2).", minimum=0),
+        "in_rack_m": Num("A cable whose ends are in the same rack, m (1.5).", minimum=0),
+        "slack_m": Num("Added to every cable, m (0.5).", minimum=0),
+        "slack_ratio": Num("Added fraction of the routed length (0.1).", minimum=0),
+    }),
+    "stock_lengths_m": List("Lengths cables are bought in; estimates round up to the next one.",
+                            Num("A length in m.", minimum=0)),
+    "currency": Str("Currency of the prices (USD)."),
+    "prices": MapOf("Unit price by bill-of-materials item (a model, a transceiver, a cable with or without "
+                    "its length).", Num("A price.", minimum=0)),
+    "reliability": Section("Link failure figures.", {
+        "mttf_years": Num("Mean time to failure of one link, years (5; SemiAnalysis).", minimum=0),
+        "mttf_years_by_media": MapOf("MTTF per media (DAC, AOC, SR, DR, FR, LR), years.", Num("Years.", minimum=0)),
+        "observed_monthly_failure_rate": Num("Observed fraction of links failing per month (0.00057; Alibaba HPN).",
+                                             minimum=0),
+        "job": Section("The training job of the headline figure.", {
+            "hours": Num("Job length, hours (24).", minimum=0),
+            "servers": Int("Servers the job spans (all).", minimum=1),
+            "table_hours": List("Job lengths of the table, hours ([1, 24, 168]).", Num("Hours.", minimum=0)),
+        }),
+    }),
+    "diagrams": Section("Graphviz diagrams.", {
+        "overview_max_groups": Int("Scalable units are merged into at most this many groups (16).", minimum=1),
+        "detail_max_nodes": Int("A role with more devices than this in a view is drawn in groups (48).", minimum=1),
+        "full_view_max_devices": Int("The full view is drawn only up to this many devices (200).", minimum=1),
+    }),
+}
+
 SWITCH_MODEL = Section("A switch model.", {
     "description": Str("Free text shown in documents and the bill of materials.", default=""),
     "mgmt_port": Str("Name of the out-of-band management port.", default="eth0"),
@@ -162,38 +195,7 @@ SPEC = Section("The cluster spec.", {
         }),
     }),
     "docs": Section("Build documentation settings (docs/build-docs.md). Unset keys take the defaults of "
-                    "data/docs_defaults.yml, quoted here.", {
-        "layout": Section("Rack geometry for cable lengths.", {
-            "rack_width_m": Num("Rack width, m (0.6).", minimum=0),
-            "row_pitch_m": Num("Distance between rows: rack depth plus aisle, m (2.4).", minimum=0),
-            "core_row": Num("Where the core row stands, in row pitches; SU rows are 0, 1, ... (-1)."),
-            "tray_drop_m": Num("Per end, from the port up to the overhead tray, m (1.2).", minimum=0),
-            "in_rack_m": Num("A cable whose ends are in the same rack, m (1.5).", minimum=0),
-            "slack_m": Num("Added to every cable, m (0.5).", minimum=0),
-            "slack_ratio": Num("Added fraction of the routed length (0.1).", minimum=0),
-        }),
-        "stock_lengths_m": List("Lengths cables are bought in; estimates round up to the next one.",
-                                Num("A length in m.", minimum=0)),
-        "currency": Str("Currency of the prices (USD)."),
-        "prices": MapOf("Unit price by bill-of-materials item (a model, a transceiver, a cable with or without "
-                        "its length).", Num("A price.", minimum=0)),
-        "reliability": Section("Link failure figures.", {
-            "mttf_years": Num("Mean time to failure of one link, years (5; SemiAnalysis).", minimum=0),
-            "mttf_years_by_media": MapOf("MTTF per media (DAC, AOC, SR, DR, FR, LR), years.", Num("Years.", minimum=0)),
-            "observed_monthly_failure_rate": Num("Observed fraction of links failing per month (0.00057; Alibaba HPN).",
-                                                 minimum=0),
-            "job": Section("The training job of the headline figure.", {
-                "hours": Num("Job length, hours (24).", minimum=0),
-                "servers": Int("Servers the job spans (all).", minimum=1),
-                "table_hours": List("Job lengths of the table, hours ([1, 24, 168]).", Num("Hours.", minimum=0)),
-            }),
-        }),
-        "diagrams": Section("Graphviz diagrams.", {
-            "overview_max_groups": Int("Scalable units are merged into at most this many groups (16).", minimum=1),
-            "detail_max_nodes": Int("A role with more devices than this in a view is drawn in groups (48).", minimum=1),
-            "full_view_max_devices": Int("The full view is drawn only up to this many devices (200).", minimum=1),
-        }),
-    }),
+                    "data/docs_defaults.yml, quoted here.", _DOCS_FIELDS),
     "layout": Section("Physical layout: rows and racks.", {
         "switches_per_rack": Int("Switches per network rack (core and pod spine racks).", minimum=1, default=16),
     }),

@@ -26,7 +26,7 @@ class Bom:
         return [r[1:] for r in sorted(found)]
 
     def total(self, category):
-        return sum(e[0] for (cat, _), e in self.items.items() if cat == category)
+        return sum(e[0] for (cat, dummy), e in self.items.items() if cat == category)
 
 
 def _cable_item(cable):
@@ -92,7 +92,7 @@ class Pricing:
             return None, []
         total, unpriced = 0, []
         for category in categories:
-            for name, _, n, keys in bom.rows(category):
+            for name, dummy, n, keys in bom.rows(category):
                 unit = self.unit(keys)
                 if unit is None:
                     unpriced.append(name)

@@ -90,7 +90,7 @@ def middle_of_rack(plan, cables, settings, optics):
     R = plan.summary["rails"]
     catalog = plan.catalog
     leaf_model = catalog.switch(be["leaf"]["model"], "backend.leaf.model")
-    down, up, _ = split_ports(leaf_model, be["leaf"], "backend.leaf", True)
+    down, up = split_ports(leaf_model, be["leaf"], "backend.leaf", True)[:2]
     ports = len(leaf_model.usable("down")) + len(leaf_model.usable("any")) + len(leaf_model.usable("up"))
     d = ports * len(down) // (len(down) + len(up))
     u = ports - d
@@ -103,7 +103,7 @@ def middle_of_rack(plan, cables, settings, optics):
     leaves = racks * ceil_div(per_rack, d // R)
     three = be["superspine"] is not None
     spine_model = catalog.switch(be["spine"]["model"], "backend.spine.model")
-    s_down, s_up, _ = split_ports(spine_model, be["spine"], "backend.spine", three)
+    s_down, s_up = split_ports(spine_model, be["spine"], "backend.spine", three)[:2]
     spines = ceil_div(leaves * u, len(s_down))
     if not three and leaves > len(s_down):
         row.reason = "estimate: %d in-rack leaves exceed the %d ports of a %s spine; needs a third tier" % (
@@ -117,7 +117,7 @@ def middle_of_rack(plan, cables, settings, optics):
     bom.add("switches", spine_model.name, (spine_model.name,), (spine_model.name,), n=spines)
     if three:
         super_model = catalog.switch(be["superspine"]["model"], "backend.superspine.model")
-        ss_down, _, _ = split_ports(super_model, be["superspine"], "backend.superspine", False)
+        ss_down = split_ports(super_model, be["superspine"], "backend.superspine", False)[0]
         links["spine-superspine"] = spines * len(s_up)
         row.switches["backend_superspine"] = ceil_div(links["spine-superspine"], len(ss_down))
         bom.add("switches", super_model.name, (super_model.name,), (super_model.name,),

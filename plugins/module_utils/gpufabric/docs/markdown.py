@@ -3,7 +3,7 @@
 
 def table(header, rows):
     """A pipe table; cells are converted with str()."""
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for dummy in header) + "|"]
     lines.extend("| %s |" % " | ".join(map(str, row)) for row in rows)
     return "\n".join(lines)
 
