@@ -19,9 +19,12 @@ class Redfish:
         token = base64.b64encode(("%s:%s" % (username, password)).encode()).decode()
         self.headers = {"Authorization": "Basic " + token, "Content-Type": "application/json",
                         "Accept": "application/json", "OData-Version": "4.0"}
-        self.context = None
-        if self.root.startswith("https") and not validate_certs:
-            self.context = ssl._create_unverified_context()  # pylint: disable=protected-access
+        # One opener per BMC with its own TLS context (BMCs usually ship self-signed certificates).
+        context = ssl.create_default_context()
+        if not validate_certs:
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE
+        self.opener = urllib.request.build_opener(urllib.request.HTTPSHandler(context=context))
         self.timeout = timeout
 
     def request(self, method, path, body=None):
@@ -29,7 +32,7 @@ class Redfish:
         data = json.dumps(body).encode() if body is not None else None
         req = urllib.request.Request(url, data=data, headers=self.headers, method=method)
         try:
-            with urllib.request.urlopen(req, timeout=self.timeout, context=self.context) as resp:
+            with self.opener.open(req, timeout=self.timeout) as resp:
                 text = resp.read().decode() or "{}"
                 return json.loads(text), dict(resp.headers)
         except urllib.error.HTTPError as exc:
