@@ -1,0 +1,181 @@
+"""The virtual twin: the planned cluster on this machine, one network namespace per device, real FRR and lldpd.
+
+    twin = build_twin(plan, files)   # desired state (twin/desired.py)
+    report = up(twin)                # idempotent: report["changed"] is False when nothing was done
+    down(twin.cluster)               # removes every namespace, cable, process and file it made
+
+Everything the twin creates is listed in its state file, /run/gpufabric-twin/<cluster>/state.json, so
+``down`` needs no plan. See docs/twin.md.
+"""
+import json
+import os
+import shutil
+import time
+
+from . import daemons, network
+from .desired import TwinError, build_twin   # noqa: F401  (the package's public API)
+from .run import run_many
+
+STATE_ROOT = "/run/gpufabric-twin"
+LLDPD_CHROOT = "/run/lldpd"
+
+
+def state_dir(cluster):
+    return os.path.join(STATE_ROOT, cluster)
+
+
+def _state_path(cluster):
+    return os.path.join(state_dir(cluster), "state.json")
+
+
+def read_state(cluster):
+    try:
+        with open(_state_path(cluster)) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def _write_state(twin, previous):
+    data = {"cluster": twin.cluster, "namespaces": sorted(twin.namespaces),
+            "frr": sorted(ns.name for ns in twin.namespaces.values() if ns.frr_daemons),
+            "lldpd_chroot_created": (previous or {}).get("lldpd_chroot_created",
+                                                         not os.path.exists(LLDPD_CHROOT))}
+    if data == previous:
+        return
+    os.makedirs(state_dir(twin.cluster), exist_ok=True)
+    with open(_state_path(twin.cluster) + ".tmp", "w") as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+    os.rename(_state_path(twin.cluster) + ".tmp", _state_path(twin.cluster))
+
+
+def preflight():
+    """Why the twin cannot run here, or None."""
+    if os.geteuid() != 0:
+        return "the twin needs root (network namespaces, veth pairs, FRR)"
+    for path, what in ((daemons.FRR_SBIN + "/zebra", "FRR (apt-get install frr)"), ("/usr/bin/vtysh", "FRR's vtysh"),
+                       ("/usr/sbin/lldpd", "lldpd (apt-get install lldpd)"), ("/usr/sbin/lldpcli", "lldpcli")):
+        if not os.path.exists(path):
+            return "%s is missing: %s" % (path, what)
+    return None
+
+
+def up(twin, wait=True, timeout=90.0):
+    """Make the machine hold ``twin``; returns {"changed", "changes", "seconds", "converged_seconds"}."""
+    started = time.monotonic()
+    problem = preflight()
+    if problem:
+        raise TwinError(problem)
+    previous = read_state(twin.cluster)
+    _write_state(twin, previous)
+    changes = network.apply_links(twin)
+    namespaces = [twin.namespaces[n] for n in sorted(twin.namespaces)]
+    to_start, to_reload, frr_changes = daemons.frr_stage(namespaces)
+    daemons.frr_start(to_start)
+    daemons.frr_reload(to_reload)
+    changes += frr_changes
+    changes += network.bring_up(twin, network.links_down(twin))
+    changes += network.apply_routing(twin)
+    changes += daemons.lldpd_apply(state_dir(twin.cluster), namespaces)
+    report = {"changed": bool(changes), "changes": changes, "namespaces": len(twin.namespaces),
+              "cables": len(twin.veths)}
+    if wait:
+        report["converged"] = wait_converged(twin, timeout)
+    report["seconds"] = round(time.monotonic() - started, 2)
+    return report
+
+
+def bgp_summaries(names):
+    """{ns: `show bgp vrf default summary json` of that namespace's bgpd}."""
+    names = sorted(names)
+    results = run_many([(["vtysh", "-N", ns, "-c", "show bgp vrf default ipv4 unicast summary json"], None)
+                        for ns in names], check=False)
+    out = {}
+    for ns, proc in zip(names, results):
+        try:
+            out[ns] = json.loads(proc.stdout) if proc.returncode == 0 else {}
+        except ValueError:
+            out[ns] = {}
+    return out
+
+
+def not_established(twin):
+    """[(ns, peer, state)] for every configured BGP peer that is not Established."""
+    bgp = [ns.name for ns in twin.namespaces.values() if "bgpd" in ns.frr_daemons]
+    missing = []
+    for ns, summary in bgp_summaries(bgp).items():
+        peers = summary.get("peers")
+        if not peers:
+            missing.append((ns, "*", "no BGP summary"))
+            continue
+        missing += [(ns, peer, p.get("state")) for peer, p in sorted(peers.items()) if p.get("state") != "Established"]
+    return missing
+
+
+def wait_converged(twin, timeout):
+    """Seconds until every BGP session of the twin is Established (raises TwinError after ``timeout``)."""
+    started = time.monotonic()
+    while True:
+        missing = not_established(twin)
+        if not missing:
+            return round(time.monotonic() - started, 2)
+        if time.monotonic() - started > timeout:
+            raise TwinError("not converged after %.0f s: %d BGP sessions down, e.g. %s"
+                            % (timeout, len(missing), ", ".join("%s->%s %s" % m for m in missing[:5])))
+        time.sleep(0.5)
+
+
+def down(cluster, extra_namespaces=()):
+    """Remove the twin of ``cluster``: processes, namespaces (and with them every cable), FRR
+    pathspaces and the state directory. Returns {"changed", "changes", "seconds"}."""
+    started = time.monotonic()
+    state = read_state(cluster) or {}
+    names = set(state.get("namespaces", ())) | set(extra_namespaces)
+    changes = network.delete_namespaces(names)
+    for ns in sorted(names):
+        for path in (daemons.frr_dir(ns), daemons.frr_run_dir(ns)):
+            if os.path.exists(path):
+                shutil.rmtree(path, ignore_errors=True)
+                changes.append("removed %s" % path)
+    if os.path.exists(state_dir(cluster)):
+        shutil.rmtree(state_dir(cluster), ignore_errors=True)
+        changes.append("removed %s" % state_dir(cluster))
+    if state.get("lldpd_chroot_created") and os.path.isdir(LLDPD_CHROOT) and not _lldpd_running():
+        shutil.rmtree(LLDPD_CHROOT, ignore_errors=True)
+    if os.path.isdir(STATE_ROOT) and not os.listdir(STATE_ROOT):
+        os.rmdir(STATE_ROOT)
+    return {"changed": bool(changes), "changes": changes, "seconds": round(time.monotonic() - started, 2)}
+
+
+def _lldpd_running():
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                with open("/proc/%s/comm" % pid) as f:
+                    if f.read().strip() == "lldpd":
+                        return True
+            except OSError:
+                pass
+    return False
+
+
+def leftovers(cluster, names):
+    """What of a removed twin is still on the machine (empty when teardown was complete)."""
+    found = sorted("namespace " + n for n in set(names) & network.existing_namespaces())
+    for ns in names:
+        for path in (daemons.frr_dir(ns), daemons.frr_run_dir(ns)):
+            if os.path.exists(path):
+                found.append(path)
+    if os.path.exists(state_dir(cluster)):
+        found.append(state_dir(cluster))
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if any(("-N %s " % ns) in cmd + " " or state_dir(cluster) in cmd for ns in names):
+            found.append("process %s: %s" % (pid, cmd.strip()))
+    return found

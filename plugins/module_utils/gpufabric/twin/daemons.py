@@ -1,0 +1,158 @@
+"""FRR and lldpd inside the twin's namespaces.
+
+FRR runs with its own pathspace per namespace (``-N <namespace>``), the layout FRR itself defines:
+configuration in /etc/frr/<namespace>/, sockets and pid files in /run/frr/<namespace>/, and
+``vtysh -N <namespace>`` talks to it. lldpd runs in the foreground of its namespace (``-d``) with its own
+control socket, configuration and pid file under the twin's state directory.
+"""
+import grp
+import os
+import pwd
+import shutil
+import subprocess
+import time
+
+from .run import run, run_many
+
+FRR_SBIN = "/usr/lib/frr"
+FRR_ETC = "/etc/frr"
+FRR_RUN = "/run/frr"
+FRR_RELOAD = "/usr/lib/frr/frr-reload.py"
+VTYSH_CONF = "service integrated-vtysh-config\n"
+LLDPD_CONF = """configure system hostname {host}
+configure lldp portidsubtype ifname
+configure lldp tx-interval 5
+"""
+
+
+def frr_dir(ns):
+    return os.path.join(FRR_ETC, ns)
+
+
+def frr_run_dir(ns):
+    return os.path.join(FRR_RUN, ns)
+
+
+def _alive(pidfile, comm):
+    try:
+        with open(pidfile) as f:
+            pid = int(f.read().strip())
+        with open("/proc/%d/comm" % pid) as f:
+            return f.read().strip() == comm
+    except (OSError, ValueError):
+        return False
+
+
+def _owned_by_frr(path, mode):
+    os.makedirs(path, exist_ok=True)
+    try:
+        os.chown(path, pwd.getpwnam("frr").pw_uid, grp.getgrnam("frr").gr_gid)
+    except KeyError:
+        pass
+    os.chmod(path, mode)
+
+
+def _write_if_changed(path, text, mode=0o640):
+    try:
+        with open(path) as f:
+            if f.read() == text:
+                return False
+    except OSError:
+        pass
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.chmod(tmp, mode)
+    try:
+        os.chown(tmp, pwd.getpwnam("frr").pw_uid, grp.getgrnam("frr").gr_gid)
+    except KeyError:
+        pass
+    os.rename(tmp, path)
+    return True
+
+
+def frr_stage(namespaces):
+    """Write each switch's rendered frr.conf into its pathspace. Returns ({ns: daemons to start},
+    [ns whose running FRR needs the new config], changes)."""
+    to_start, to_reload, changes = {}, [], []
+    for ns in namespaces:
+        if not ns.frr_daemons:
+            continue
+        _owned_by_frr(frr_dir(ns.name), 0o750)
+        _owned_by_frr(frr_run_dir(ns.name), 0o755)
+        _write_if_changed(os.path.join(frr_dir(ns.name), "vtysh.conf"), VTYSH_CONF)
+        conf_changed = _write_if_changed(os.path.join(frr_dir(ns.name), "frr.conf"), ns.frr_conf)
+        missing = [d for d in ns.frr_daemons if not _alive(os.path.join(frr_run_dir(ns.name), d + ".pid"), d)]
+        if missing:
+            to_start[ns.name] = missing
+            changes.append("%s: FRR %s started" % (ns.name, ", ".join(missing)))
+        elif conf_changed:
+            to_reload.append(ns.name)
+            changes.append("%s: frr.conf changed, reloaded" % ns.name)
+    return to_start, to_reload, changes
+
+
+def frr_start(to_start):
+    """Start the daemons (zebra first everywhere, then the protocols), then load each namespace's
+    integrated frr.conf with ``vtysh -b`` the way FRR's own init does."""
+    first = [(ns, d) for ns, ds in to_start.items() for d in ds if d == "zebra"]
+    rest = [(ns, d) for ns, ds in to_start.items() for d in ds if d != "zebra"]
+    for batch in (first, rest):
+        run_many([(["ip", "netns", "exec", ns, os.path.join(FRR_SBIN, d), "-N", ns, "-d", "-P", "0"]
+                   + (["-s", "90000000"] if d == "zebra" else []), None) for ns, d in batch])
+    run_many([(["vtysh", "-N", ns, "-b"], None) for ns in sorted(to_start)])
+
+
+def frr_reload(names):
+    for ns in names:
+        run([FRR_RELOAD, "--reload", "--pathspace", ns, "--confdir", frr_dir(ns), os.path.join(frr_dir(ns), "frr.conf")])
+
+
+def frr_cleanup(ns):
+    for path in (frr_dir(ns), frr_run_dir(ns)):
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def lldpd_paths(state_dir, ns):
+    base = os.path.join(state_dir, ns)
+    return {"dir": base, "conf": os.path.join(base, "lldpd.conf"), "socket": os.path.join(base, "lldpd.socket"),
+            "pid": os.path.join(base, "lldpd.pid"), "log": os.path.join(base, "lldpd.log")}
+
+
+def lldpd_apply(state_dir, namespaces):
+    """Start lldpd where it is not running, restart it where its configuration changed."""
+    changes = []
+    for ns in namespaces:
+        if not ns.lldp_ports:
+            continue
+        paths = lldpd_paths(state_dir, ns.name)
+        os.makedirs(paths["dir"], exist_ok=True)
+        conf = LLDPD_CONF.format(host=ns.name)
+        args = ["lldpd", "-d", "-u", paths["socket"], "-O", paths["conf"], "-I", ",".join(sorted(ns.lldp_ports))]
+        text = conf + "# started as: " + " ".join(args) + "\n"
+        changed = _write_if_changed(paths["conf"], text, 0o644)
+        running = _alive(paths["pid"], "lldpd")
+        if running and not changed:
+            continue
+        if running:
+            lldpd_stop(paths)
+        with open(paths["log"], "ab") as log:
+            proc = subprocess.Popen(["ip", "netns", "exec", ns.name] + args, stdin=subprocess.DEVNULL,
+                                    stdout=log, stderr=log, start_new_session=True)
+        with open(paths["pid"], "w") as f:
+            f.write("%d\n" % proc.pid)
+        changes.append("%s: lldpd %s" % (ns.name, "restarted" if running else "started"))
+    return changes
+
+
+def lldpd_stop(paths):
+    try:
+        with open(paths["pid"]) as f:
+            pid = int(f.read())
+        os.kill(pid, 15)
+        for _i in range(100):
+            if not os.path.exists("/proc/%d" % pid):
+                break
+            time.sleep(0.02)
+    except (OSError, ValueError):
+        pass

@@ -1,0 +1,255 @@
+"""What the twin should be: namespaces, links, addresses and daemons, from the plan and the rendered build.
+
+Switch ports take their MTU and addresses from the rendered config_db.json (PORT, INTERFACE,
+LOOPBACK_INTERFACE, PORTCHANNEL*, VLAN*, MGMT_INTERFACE), so the twin runs what we render, not a
+second reading of the plan. Servers have no rendered config yet, so they take the inventory's own
+``fabric`` hostvar (export.hostvars), which is what a host role would apply.
+"""
+import json
+
+from ..export import hostvars
+from ..ipam import fmt
+
+IFNAMSIZ = 15                  # Linux interface names: at most 15 bytes
+OOB_BRIDGE = "oob"
+SERVER_TABLE_BASE = 100        # rail NIC i routes through table 101 + i, selected by `ip rule` 1001 + i
+FRR_DAEMONS = ("zebra", "bgpd", "bfdd", "staticd")
+
+SWITCH_SYSCTLS = {
+    "net.ipv4.ip_forward": "1",
+    "net.ipv4.conf.all.rp_filter": "0",
+    "net.ipv4.conf.default.rp_filter": "0",
+    # Hash on the 5-tuple, as fabric switches do, so ECMP spreads flows between the same two hosts.
+    "net.ipv4.fib_multipath_hash_policy": "1",
+}
+# Per-NIC source routing on a multi-homed host: answer ARP only for the NIC's own address, source
+# ARP from the outgoing NIC, and do not drop replies that arrive on "the wrong" NIC.
+SERVER_SYSCTLS = {
+    "net.ipv4.conf.all.arp_ignore": "1",
+    "net.ipv4.conf.default.arp_ignore": "1",
+    "net.ipv4.conf.all.arp_announce": "2",
+    "net.ipv4.conf.default.arp_announce": "2",
+    "net.ipv4.conf.all.rp_filter": "2",
+    "net.ipv4.conf.default.rp_filter": "2",
+}
+
+
+class TwinError(Exception):
+    """The plan or the build cannot be represented as a twin; the message names the object."""
+
+
+class Iface:
+    __slots__ = ("name", "kind", "mtu", "addrs", "master", "up", "options")
+
+    def __init__(self, name, kind, mtu=None, addrs=(), master=None, up=True, options=()):
+        if len(name.encode()) > IFNAMSIZ:
+            raise TwinError("interface name %r is longer than Linux's %d characters" % (name, IFNAMSIZ))
+        self.name = name
+        self.kind = kind          # veth | bridge | loopback (lo, which carries a switch's Loopback0)
+        self.mtu = mtu
+        self.addrs = sorted(addrs)
+        self.master = master
+        self.up = up
+        self.options = tuple(options)   # extra `ip link add ... type KIND` arguments
+
+
+class Namespace:
+    __slots__ = ("name", "role", "ifaces", "routes", "rules", "sysctls", "frr_conf", "frr_daemons", "lldp_ports")
+
+    def __init__(self, name, role):
+        self.name = name
+        self.role = role
+        self.ifaces = {}
+        self.routes = []        # (table, destination, gateway or None, device, source or None)
+        self.rules = []         # (priority, source, table)
+        self.sysctls = {}
+        self.frr_conf = None
+        self.frr_daemons = ()
+        self.lldp_ports = []
+
+    def add(self, iface):
+        if iface.name in self.ifaces:
+            raise TwinError("%s: interface %s defined twice" % (self.name, iface.name))
+        self.ifaces[iface.name] = iface
+        return iface
+
+
+class Twin:
+    """The whole desired twin. ``veths`` are (ns_a, if_a, ns_b, if_b) cables; ``cables`` keep the
+    plan's view (host, port, peer host, peer port) for LLDP checks."""
+
+    def __init__(self, cluster):
+        self.cluster = cluster
+        self.oob_ns = cluster + "-oob"
+        self.namespaces = {}
+        self.veths = []
+
+    def ns(self, name, role):
+        if name not in self.namespaces:
+            self.namespaces[name] = Namespace(name, role)
+        return self.namespaces[name]
+
+
+def frr_daemons(conf):
+    """The FRR daemons a rendered frr.conf needs: zebra always, the others when their section is used."""
+    lines = [ln.strip() for ln in conf.splitlines()]
+    wanted = {"zebra"}
+    if any(ln.startswith("router bgp ") for ln in lines):
+        wanted.add("bgpd")
+    if any(ln == "bfd" or " bfd" in ln for ln in lines):
+        wanted.add("bfdd")
+    if any(ln.startswith("ip route ") for ln in lines):
+        wanted.add("staticd")
+    return tuple(d for d in FRR_DAEMONS if d in wanted)
+
+
+def _master(port, members, masters):
+    """The bridge a switch port joins. This kernel has no bonding driver, so a PortChannel is its first
+    member port: that one joins the PortChannel's VLAN, the others stay up, unbridged (a LAG with one
+    active member, and no L2 loop over a two-member MC-LAG peer link)."""
+    for pc, ports in members.items():
+        if port in ports:
+            return masters.get(pc) if port == ports[0] else None
+    return masters.get(port)
+
+
+def _config_db(files, host):
+    path = "devices/%s/config_db.json" % host
+    if path not in files:
+        raise TwinError("%s: no rendered %s in the build (run playbooks/build.yml first)" % (host, path))
+    return json.loads(files[path])
+
+
+def _addresses(table):
+    """{'Ethernet0': ['10.0.0.0/31'], ...} from a SONiC INTERFACE-like table ("name|cidr" keys)."""
+    out = {}
+    for key in table or {}:
+        if "|" in key:
+            name, addr = key.split("|", 1)
+            out.setdefault(name, []).append(addr)
+    return out
+
+
+def _switch(twin, dev, files, cabled):
+    db = _config_db(files, dev.name)
+    ns = twin.ns(dev.name, dev.role)
+    ns.sysctls = dict(SWITCH_SYSCTLS)
+    ports = db.get("PORT", {})
+    addrs = _addresses(db.get("INTERFACE"))
+    masters, members = {}, {}
+    for key in sorted(db.get("PORTCHANNEL_MEMBER", {})):
+        pc, member = key.split("|", 1)
+        members.setdefault(pc, []).append(member)
+    for key in db.get("VLAN_MEMBER", {}):
+        vlan, member = key.split("|", 1)
+        masters[member] = vlan
+    for name in cabled:
+        port = ports.get(name)
+        if port is None:
+            raise TwinError("%s: port %s is cabled in the plan but missing from config_db.json PORT" % (dev.name, name))
+        ns.add(Iface(name, "veth", int(port.get("mtu", 9100)), addrs.get(name, ()), _master(name, members, masters),
+                     port.get("admin_status", "up") == "up"))
+        ns.lldp_ports.append(name)
+    vlan_addrs = _addresses(db.get("VLAN_INTERFACE"))
+    for name in sorted(db.get("VLAN", {})):
+        ns.add(Iface(name, "bridge", None, vlan_addrs.get(name, ()), None, True, ("stp_state", "0")))
+    loopback = [a for found in _addresses(db.get("LOOPBACK_INTERFACE")).values() for a in found]
+    ns.add(Iface("lo", "loopback", None, loopback + ["127.0.0.1/8"]))
+    mgmt = _addresses(db.get("MGMT_INTERFACE"))
+    return ns, mgmt
+
+
+def _server(twin, dev, hv):
+    ns = twin.ns(dev.name, dev.role)
+    ns.sysctls = dict(SERVER_SYSCTLS)
+    fabric = hv["fabric"]
+    frontend = []
+    rail_nics = [i for i in fabric["interfaces"] if i["network"] == "backend"]
+    for index, nic in enumerate(rail_nics):
+        ns.add(Iface(nic["name"], "veth", nic["mtu"], [nic["ipv4"]] if nic.get("ipv4") else ()))
+        ns.lldp_ports.append(nic["name"])
+        if not nic.get("ipv4"):
+            continue
+        address, prefix = nic["ipv4"].split("/")
+        table = SERVER_TABLE_BASE + 1 + index
+        base = _int(address) & ~((1 << (32 - int(prefix))) - 1)
+        peer = base + (1 if _int(address) == base else 0)
+        network = "%s/%s" % (fmt(base), prefix)
+        ns.routes.append((table, network, None, nic["name"], address))
+        ns.routes.append((table, "default", fmt(peer), nic["name"], None))
+        ns.rules.append((1000 + 1 + index, address, table))
+    for nic in fabric["interfaces"]:
+        if nic["network"] == "frontend":
+            frontend.append(nic)
+    for position, nic in enumerate(frontend):
+        # The bond's address sits on its first NIC: active-backup with the first NIC active (this
+        # kernel has no bonding driver); the second NIC is up and cabled, carrying LLDP only.
+        addrs = [fabric["frontend_ipv4"]] if position == 0 and fabric.get("frontend_ipv4") else ()
+        ns.add(Iface(nic["name"], "veth", nic["mtu"], addrs))
+        ns.lldp_ports.append(nic["name"])
+    ns.add(Iface("lo", "loopback", None, ["127.0.0.1/8"]))
+    return ns
+
+
+def _int(dotted):
+    a, b, c, d = (int(x) for x in dotted.split("."))
+    return (a << 24) | (b << 16) | (c << 8) | d
+
+
+def build_twin(plan, files):
+    """The desired Twin of ``plan``, whose switches run the rendered ``files`` ({relative path: text},
+    as gpufabric.build.render_all returns or as read back from build/<cluster>/)."""
+    twin = Twin(plan.summary["cluster"])
+    hv = hostvars(plan)
+    cabled = {}
+    for link in plan.links:
+        if link.network in ("backend", "frontend"):
+            cabled.setdefault(link.a.name, []).append(link.a_port)
+            cabled.setdefault(link.b.name, []).append(link.b_port)
+            twin.veths.append((link.a.name, link.a_port, link.b.name, link.b_port))
+    oob = twin.ns(twin.oob_ns, "oob")
+    oob_addrs = []
+    mgmt_port = 0
+    prefix = str(plan.spec["oob"]["pool"]).split("/")[1]
+    for dev in plan.devices:
+        if dev.role == "oob_switch":
+            db = _config_db(files, dev.name)
+            for found in _addresses(db.get("VLAN_INTERFACE")).values():
+                oob_addrs.extend(found)
+            continue
+        if dev.role == "gpu_server":
+            ns = _server(twin, dev, hv[dev.name])
+            mgmt = {}
+        else:
+            ns, mgmt = _switch(twin, dev, files, cabled.get(dev.name, ()))
+            conf = files.get("devices/%s/frr.conf" % dev.name)
+            if conf is None:
+                raise TwinError("%s: no rendered devices/%s/frr.conf in the build" % (dev.name, dev.name))
+            ns.frr_conf = conf
+            ns.frr_daemons = frr_daemons(conf)
+        port, addr = _mgmt_port(dev, mgmt, prefix)
+        if port:
+            mgmt_port += 1
+            bridge_side = "m%d" % mgmt_port
+            ns.add(Iface(port, "veth", 1500, [addr] if addr else ()))
+            oob.add(Iface(bridge_side, "veth", 1500, (), OOB_BRIDGE))
+            twin.veths.append((dev.name, port, oob.name, bridge_side))
+    oob.add(Iface(OOB_BRIDGE, "bridge", 1500, oob_addrs, None, True, ("stp_state", "0")))
+    return twin
+
+
+def _mgmt_port(dev, rendered, prefix):
+    """The device's management port and address: the rendered MGMT_INTERFACE for switches, the host
+    management NIC (not the BMC, which is another computer) with the plan's address for servers."""
+    if rendered:
+        name = sorted(rendered)[0]
+        return name, rendered[name][0]
+    if dev.mgmt is None:
+        return None, None
+    for link in dev.links:
+        if link.network == "oob":
+            port = link.b_port if link.b is dev else link.a_port
+            if port != "idrac":
+                return port, "%s/%s" % (fmt(dev.mgmt), prefix)
+    return None, None
+
