@@ -6,7 +6,7 @@ import os
 import stat
 import sys
 
-from conftest import play_stats, run_playbook
+from server_helpers import play_stats, run_playbook
 
 FIX = os.path.join(os.path.dirname(os.path.dirname(__file__)), "unit", "fixtures", "server")
 

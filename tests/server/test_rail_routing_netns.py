@@ -10,7 +10,7 @@ import uuid
 
 import pytest
 
-from conftest import play_stats, run_playbook
+from server_helpers import play_stats, run_playbook
 
 pytestmark = [
     pytest.mark.skipif(os.geteuid() != 0, reason="needs root to create network namespaces"),

@@ -5,7 +5,7 @@ import json
 import sys
 import urllib.request
 
-from conftest import play_stats, run_playbook
+from server_helpers import play_stats, run_playbook
 
 SYSTEM = "/redfish/v1/Systems/27946b59-9e44-4fa7-8e91-f3527a1ef094"
 

@@ -12,10 +12,9 @@ INVENTORY = [{"id": "Installed-159-1.6.4", "name": "BIOS", "version": "1.6.4", "
      "version": "28.39.1002" if s != 35 else "28.36.1010", "updateable": True} for s in range(31, 39)]
 
 
-@pytest.fixture(scope="module")
-def lab_fabric():
-    from conftest import load_example
-    hv = export.hostvars(planner.build_plan(load_example("lab")))
+@pytest.fixture
+def lab_fabric(lab_spec):
+    hv = export.hostvars(planner.build_plan(lab_spec))
     return hv["lab-gpu0001"]["fabric"], hv["lab-gpu0002"]["fabric"]
 
 
