@@ -60,8 +60,10 @@ def preflight():
     return None
 
 
-def up(twin, wait=True, timeout=90.0):
-    """Make the machine hold ``twin``; returns {"changed", "changes", "seconds", "converged_seconds"}."""
+def up(twin, wait=True, timeout=90.0, frr_config="rendered"):
+    """Make the machine hold ``twin``; returns {"changed", "changes", "namespaces", "cables", "seconds",
+    "converged" (seconds until every BGP session was Established)}. ``frr_config="blank"`` starts FRR
+    without routing config, for a deployment (playbooks/deploy.yml) to install the rendered one."""
     started = time.monotonic()
     problem = preflight()
     if problem:
@@ -70,7 +72,7 @@ def up(twin, wait=True, timeout=90.0):
     _write_state(twin, previous)
     changes = network.apply_links(twin)
     namespaces = [twin.namespaces[n] for n in sorted(twin.namespaces)]
-    to_start, to_reload, frr_changes = daemons.frr_stage(namespaces)
+    to_start, to_reload, frr_changes = daemons.frr_stage(namespaces, blank=frr_config == "blank")
     daemons.frr_start(to_start)
     daemons.frr_reload(to_reload)
     changes += frr_changes
@@ -79,7 +81,7 @@ def up(twin, wait=True, timeout=90.0):
     changes += daemons.lldpd_apply(state_dir(twin.cluster), namespaces)
     report = {"changed": bool(changes), "changes": changes, "namespaces": len(twin.namespaces),
               "cables": len(twin.veths)}
-    if wait:
+    if wait and frr_config != "blank":
         report["converged"] = wait_converged(twin, timeout)
     report["seconds"] = round(time.monotonic() - started, 2)
     return report

@@ -71,9 +71,14 @@ def _write_if_changed(path, text, mode=0o640):
     return True
 
 
-def frr_stage(namespaces):
+def blank_conf(host):
+    return "frr defaults datacenter\nhostname %s\nservice integrated-vtysh-config\n!\n" % host
+
+
+def frr_stage(namespaces, blank=False):
     """Write each switch's rendered frr.conf into its pathspace. Returns ({ns: daemons to start},
-    [ns whose running FRR needs the new config], changes)."""
+    [ns whose running FRR needs the new config], changes). With ``blank``, FRR starts with no routing
+    config and a frr.conf already there (put by deploy.yml) is left alone."""
     to_start, to_reload, changes = {}, [], []
     for ns in namespaces:
         if not ns.frr_daemons:
@@ -81,7 +86,11 @@ def frr_stage(namespaces):
         _owned_by_frr(frr_dir(ns.name), 0o750)
         _owned_by_frr(frr_run_dir(ns.name), 0o755)
         _write_if_changed(os.path.join(frr_dir(ns.name), "vtysh.conf"), VTYSH_CONF)
-        conf_changed = _write_if_changed(os.path.join(frr_dir(ns.name), "frr.conf"), ns.frr_conf)
+        conf_path = os.path.join(frr_dir(ns.name), "frr.conf")
+        if blank:
+            conf_changed = not os.path.exists(conf_path) and _write_if_changed(conf_path, blank_conf(ns.name))
+        else:
+            conf_changed = _write_if_changed(conf_path, ns.frr_conf)
         missing = [d for d in ns.frr_daemons if not _alive(os.path.join(frr_run_dir(ns.name), d + ".pid"), d)]
         if missing:
             to_start[ns.name] = missing

@@ -1,0 +1,63 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpucluster.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Action gpucluster.fabric.twin: build, check or remove the virtual twin, once, on the controller."""
+from __future__ import annotations
+
+from ansible.plugins.action import ActionBase
+
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.planner import build_plan
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import find_spec, load_spec
+
+STATES = ("present", "absent", "verified")
+
+
+class ActionModule(ActionBase):
+    TRANSFERS_FILES = False
+    _VALID_ARGS = frozenset(("state", "spec", "timeout", "frr_config"))
+
+    def run(self, tmp=None, task_vars=None):
+        # Imported here: the twin needs the switch rendering, which pulls in Jinja2 only when used.
+        from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric import build, twin
+        from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.twin import checks
+
+        result = super().run(tmp, task_vars)
+        args = self._task.args
+        state = args.get("state", "present")
+        if state not in STATES:
+            return dict(result, failed=True, msg="state must be one of %s, got %r" % (", ".join(STATES), state))
+        try:
+            path = args.get("spec") or find_spec((task_vars or {}).get("ansible_inventory_sources"))
+            plan = build_plan(load_spec(path))
+        except SpecError as exc:
+            return dict(result, failed=True, msg=str(exc))
+        cluster = plan.summary["cluster"]
+        problem = twin.preflight()
+        if problem:
+            return dict(result, failed=True, msg=problem)
+        try:
+            if state == "absent":
+                wanted = twin.build_twin(plan, build.render_all(plan))
+                report = twin.down(cluster, wanted.namespaces)
+                result.update(changed=report["changed"], changes=report["changes"], seconds=report["seconds"])
+                return result
+            wanted = twin.build_twin(plan, build.render_all(plan))
+            if state == "present":
+                if self._task.check_mode:
+                    return dict(result, changed=True, msg="check mode: the twin is not inspected nor changed")
+                report = twin.up(wanted, timeout=float(args.get("timeout", 90)),
+                                 frr_config=args.get("frr_config", "rendered"))
+                result.update(report, cluster=cluster)
+                return result
+            results = checks.verify(plan, cluster)
+        except (twin.TwinError, OSError) as exc:
+            return dict(result, failed=True, msg=str(exc))
+        failed = checks.failures(results)
+        counts = {}
+        for entry in results:
+            key = "%s %s" % (entry["check"], entry["result"])
+            counts[key] = counts.get(key, 0) + 1
+        result.update(changed=False, counts=counts, failures=failed[:50], failed=bool(failed),
+                      msg="%d of %d checks failed" % (len(failed), len(results)) if failed else "all %d checks passed" % len(results))
+        return result

@@ -1,0 +1,109 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpucluster.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+name: netns
+short_description: Run tasks inside a network namespace of the virtual twin
+version_added: 0.1.0
+description:
+  - Reaches a device of the virtual twin (see C(gpucluster.fabric.twin)) the way SSH reaches a real one, so
+    playbooks such as C(playbooks/deploy.yml) run unchanged against the twin when the inventory selects this
+    connection (C(inventories/lab-twin/group_vars/all.yml)).
+  - Commands run with C(ip netns exec <namespace>) on the controller, which must be root.
+  - Each device sees its own FRR, as on a real switch. Inside a command, C(/etc/frr) and C(/run/frr) are the
+    device's FRR pathspace (C(/etc/frr/<namespace>), C(/run/frr/<namespace>)), so C(vtysh) and
+    C(frr-reload.py) need no C(-N). A namespace without FRR sees empty C(/etc/frr) and C(/run/frr), never the
+    controller's own.
+  - Files are copied through the controller's filesystem with the same mapping of C(/etc/frr) and C(/run/frr).
+options:
+  netns:
+    description: The network namespace; the twin names them after inventory hostnames.
+    type: str
+    vars:
+      - name: inventory_hostname
+      - name: ansible_netns_name
+author:
+  - gpucluster.fabric contributors (@gpucluster)
+"""
+
+EXAMPLES = r"""
+# inventories/lab-twin/group_vars/all.yml
+# ansible_connection: gpucluster.fabric.netns
+# fabric_target: twin
+"""
+
+import os
+import shlex
+import shutil
+import subprocess
+
+from ansible.errors import AnsibleConnectionFailure, AnsibleFileNotFound
+from ansible.plugins.connection import ConnectionBase
+
+FRR_PATHS = ("/etc/frr", "/run/frr", "/var/run/frr")
+
+
+def pathspace(netns):
+    return {"/etc/frr": os.path.join("/etc/frr", netns), "/run/frr": os.path.join("/run/frr", netns),
+            "/var/run/frr": os.path.join("/run/frr", netns)}
+
+
+def map_path(netns, path):
+    """The controller path of ``path`` as the device sees it."""
+    path = os.path.normpath(path)
+    for prefix, target in pathspace(netns).items():
+        if path == prefix or path.startswith(prefix + "/"):
+            if not os.path.isdir(target):
+                raise AnsibleConnectionFailure("%s runs no FRR in the twin: refusing to touch %s" % (netns, path))
+            return target + path[len(prefix):]
+    return path
+
+
+def wrapper(netns):
+    """Shell run by `ip netns exec` (which gives each command its own mount namespace): bind the device's
+    FRR pathspace over /etc/frr and /run/frr, or empty tmpfs when the device has none."""
+    lines = []
+    for prefix, target in (("/etc/frr", "/etc/frr/" + netns), ("/run/frr", "/run/frr/" + netns)):
+        lines.append("if [ -d %s ]; then mount --bind %s %s; else mount -t tmpfs gpufabric-twin %s; fi || exit 97"
+                     % (shlex.quote(target), shlex.quote(target), prefix, prefix))
+    lines.append('exec /bin/sh -c "$0"')
+    return "; ".join(lines)
+
+
+class Connection(ConnectionBase):
+    transport = "gpucluster.fabric.netns"
+    has_pipelining = True
+
+    def _netns(self):
+        return self.get_option("netns")
+
+    def _connect(self):
+        if not self._connected:
+            if not os.path.exists(os.path.join("/run/netns", self._netns())):
+                raise AnsibleConnectionFailure("no network namespace %r: is the twin up (playbooks/twin.yml)?" % self._netns())
+            self._connected = True
+        return self
+
+    def exec_command(self, cmd, in_data=None, sudoable=True):
+        super().exec_command(cmd, in_data=in_data, sudoable=sudoable)
+        self._connect()
+        argv = ["ip", "netns", "exec", self._netns(), "/bin/sh", "-c", wrapper(self._netns()), cmd]
+        self._display.vvv("EXEC %s" % " ".join(shlex.quote(a) for a in argv), host=self._netns())
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        stdout, stderr = proc.communicate(in_data)
+        return proc.returncode, stdout, stderr
+
+    def put_file(self, in_path, out_path):
+        super().put_file(in_path, out_path)
+        if not os.path.exists(in_path):
+            raise AnsibleFileNotFound("file or module does not exist: %s" % in_path)
+        shutil.copyfile(in_path, map_path(self._netns(), out_path))
+
+    def fetch_file(self, in_path, out_path):
+        super().fetch_file(in_path, out_path)
+        shutil.copyfile(map_path(self._netns(), in_path), out_path)
+
+    def close(self):
+        self._connected = False

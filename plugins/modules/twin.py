@@ -1,0 +1,82 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpucluster.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: twin
+short_description: The virtual twin of the cluster on this machine, with real FRR and lldpd
+version_added: 0.1.0
+description:
+  - Runs on the controller (an action plugin), once for the whole cluster. Needs root, FRR and lldpd.
+  - I(state=present) makes every switch and server a network namespace named after its inventory hostname,
+    every planned backend and frontend cable a veth pair carrying the plan's interface names, and the OOB
+    network one Linux bridge in the namespace C(<cluster>-oob) carrying the management addresses. Switch
+    ports take MTUs and addresses from the rendered C(config_db.json); each switch runs zebra, bgpd and bfdd
+    (as its rendered C(frr.conf) needs) with FRR pathspace C(-N <hostname>); every device runs lldpd.
+    Servers get their rail NIC addresses, MTU 9000 and one routing table plus one C(ip rule) per NIC.
+    Idempotent; waits until every BGP session is Established.
+  - I(state=verified) checks the running twin against the plan (BGP sessions, ECMP width toward every remote
+    leaf summary, server-to-server reachability on every rail, LLDP neighbours) and fails when a check fails.
+  - I(state=absent) removes every namespace, cable, process and file the twin made.
+  - See docs/twin.md.
+options:
+  state:
+    description: What to do with the twin.
+    type: str
+    choices: [present, absent, verified]
+    default: present
+  spec:
+    description: Path of the cluster spec. Default is the one spec among the inventory sources (C(-i)).
+    type: path
+  timeout:
+    description: Seconds to wait for BGP convergence with I(state=present).
+    type: int
+    default: 90
+  frr_config:
+    description:
+      - C(rendered) starts FRR with the rendered C(frr.conf). C(blank) starts it without routing config and
+        leaves an installed C(frr.conf) alone, for C(playbooks/deploy.yml) to install and reload the rendered one.
+    type: str
+    choices: [rendered, blank]
+    default: rendered
+author:
+  - gpucluster.fabric contributors (@gpucluster)
+"""
+
+EXAMPLES = r"""
+- name: Build the twin of the inventory's cluster
+  gpucluster.fabric.twin:
+    state: present
+  run_once: true
+
+- name: Check it against the plan
+  gpucluster.fabric.twin:
+    state: verified
+  run_once: true
+"""
+
+RETURN = r"""
+changes:
+  description: What was created, changed or removed; empty when nothing was.
+  returned: state is present or absent
+  type: list
+  elements: str
+seconds:
+  description: Wall time of the task.
+  returned: state is present or absent
+  type: float
+converged:
+  description: Seconds from the end of the setup until every BGP session was Established.
+  returned: state is present and frr_config is rendered
+  type: float
+counts:
+  description: Number of checks per check name and result.
+  returned: state is verified
+  type: dict
+failures:
+  description: The first 50 failed checks, each with check, object, result and message.
+  returned: state is verified
+  type: list
+  elements: dict
+"""
