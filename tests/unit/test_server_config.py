@@ -65,7 +65,7 @@ def test_rail_nics_from_plan(lab_fabric):
     assert [n["name"] for n in nics] == ["ens%dnp0" % i for i in range(1, 9)]
     assert nics[0] == {"name": "ens1np0", "rail": 0, "address": "10.0.0.1", "prefix": 31, "cidr": "10.0.0.1/31",
                        "network": "10.0.0.0/31", "gateway": "10.0.0.0", "table": 101, "priority": 1001, "mtu": 9000,
-                       "peer": "lab-r0-leaf01", "peer_interface": "Ethernet0", "rdma": None}
+                       "peer": "lab-r0-leaf01", "peer_interface": "Ethernet0", "rdma": "mlx5_0"}
     assert len({n["table"] for n in nics}) == len({n["priority"] for n in nics}) == 8
     assert cfg["frontend"] == {"name": "bond0", "mode": "802.3ad", "members": ["ens9f0np0", "ens9f1np1"],
                                "address": "10.64.0.4/29", "gateway": "10.64.0.1", "mtu": 9000}

@@ -18,8 +18,9 @@ def _mtus(spec):
 
 
 def interfaces(dev, mtus):
-    """Every cabled port of ``dev``: {name, peer, peer_interface, network, speed, mtu[, ipv4, ipv6]}."""
+    """Every cabled port of ``dev``: {name, peer, peer_interface, network, speed, mtu[, ipv4, ipv6, rdma]}."""
     kind = "gpu_server" if dev.role == "gpu_server" else "switch"
+    rdma = {n["name"]: n["rdma"] for n in dev.model.backend_nics if n.get("rdma")} if kind == "gpu_server" else {}
     out = []
     for link in dev.links:
         if link.a is dev:
@@ -32,6 +33,8 @@ def interfaces(dev, mtus):
             entry["ipv4"] = cidr(link.ipv4 + off, 31)
         if link.ipv6 is not None:
             entry["ipv6"] = cidr(link.ipv6 + off, 127, 6)
+        if name in rdma and link.network == "backend":
+            entry["rdma"] = rdma[name]
         out.append(entry)
     return out
 
@@ -56,9 +59,11 @@ def hostvars(plan):
     mtus = _mtus(plan.spec)
     pods = plan.summary["backend"]["tiers"] == 3
     fe_pods = plan.summary.get("frontend", {}).get("tiers") == 3
+    mgmt_gateway = fmt(plan.mgmt_gateway)
     out = {}
     for dev in plan.devices:
-        fab = {"role": dev.role, "model": dev.model.name, "rack": dev.rack.name}
+        fab = {"role": dev.role, "model": dev.model.name, "rack": dev.rack.name,
+               "mgmt_ipv4": cidr(dev.mgmt, plan.mgmt_prefix), "mgmt_gateway": mgmt_gateway}
         if dev.rail is not None:
             fab["rail"] = dev.rail
         if dev.su is not None and dev.role in ("gpu_server", "backend_leaf"):

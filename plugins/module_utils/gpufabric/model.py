@@ -66,6 +66,8 @@ class Plan:
         self.links = []
         self.racks = []
         self.summary = {}
+        self.mgmt_prefix = None   # the flat management network: prefix length and gateway (int)
+        self.mgmt_gateway = None
         self._by_name = None
 
     def add(self, device):

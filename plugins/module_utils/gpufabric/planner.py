@@ -562,8 +562,8 @@ class Planner:
         for dev in self.servers:
             dev.bmc = region + 1 + 2 * dev.index
             dev.mgmt = dev.bmc + 1
-        self.mgmt_gateway = pool.base + pool.size - 2
-        self.mgmt_prefix = pool.bits - (pool.size.bit_length() - 1)
+        self.plan.mgmt_gateway = pool.base + pool.size - 2
+        self.plan.mgmt_prefix = pool.bits - (pool.size.bit_length() - 1)
 
     def _check_pool_overlap(self):
         pools = sorted(self.used_pools, key=lambda p: (p.version, p.base))

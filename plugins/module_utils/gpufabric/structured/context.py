@@ -5,6 +5,7 @@ section ``switch_config``; until the spec declares it, they default to empty.
 """
 import ipaddress
 
+from ..ipam import fmt
 from .qos import resolve_profile
 
 DEFAULT_QOS_PROFILE = "rocev2_lossless"
@@ -16,11 +17,9 @@ class FabricContext:
     def __init__(self, plan):
         self.plan = plan
         spec = plan.spec
-        oob = ipaddress.ip_network(spec["oob"]["pool"])
-        self.mgmt_network = str(oob)
-        self.mgmt_prefix = oob.prefixlen
-        # The planner reserves the last usable address of the OOB pool for the gateway.
-        self.mgmt_gateway = str(oob.broadcast_address - 1)
+        self.mgmt_network = str(ipaddress.ip_network(spec["oob"]["pool"]))
+        self.mgmt_prefix = plan.mgmt_prefix
+        self.mgmt_gateway = fmt(plan.mgmt_gateway)
         cfg = spec.get("switch_config") or {}
         snmp = cfg.get("snmp") or {}
         self.services = {
