@@ -8,7 +8,7 @@ import json
 import time
 
 from . import parsers
-from .transport import Command, CommandFailed, Unavailable
+from .transport import Command, CommandFailed, Unavailable, Unreachable
 
 SWITCH_COMMANDS = {
     "lldp": Command("lldpcli", "-f json show neighbors details"),
@@ -102,6 +102,9 @@ def collect_commands(transport, device, role, sources, nics=()):
             continue
         try:
             raw[source] = transport.run(device, command)
+        except Unreachable as exc:
+            state.errors.update({s: str(exc) for s in sources if s not in raw})
+            break
         except Unavailable as exc:
             state.unavailable[source] = str(exc)
         except CommandFailed as exc:

@@ -16,6 +16,10 @@ class CommandFailed(Exception):
     """The command ran and failed (or could not be started): an ERROR for the checks that need it."""
 
 
+class Unreachable(CommandFailed):
+    """The device itself cannot be reached (ssh exit 255, no such namespace): its other commands are not tried."""
+
+
 class Unavailable(Exception):
     """The device has no such source (no mlnx_qos on a VM, no config_db on a twin namespace): a SKIP."""
 
@@ -27,8 +31,9 @@ def _run(argv, timeout):
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise CommandFailed("%s: %s" % (" ".join(argv[:6]), exc)) from exc
     if proc.returncode != 0:
-        raise CommandFailed("%s exited %d: %s" % (" ".join(argv), proc.returncode,
-                                                  (proc.stderr or proc.stdout).strip()[-300:]))
+        # 255 is ssh's own failure (and `ip netns exec`'s for a missing namespace), not the remote command's.
+        kind = Unreachable if proc.returncode == 255 and argv[0] in ("ssh", "ip") else CommandFailed
+        raise kind("%s exited %d: %s" % (" ".join(argv), proc.returncode, (proc.stderr or proc.stdout).strip()[-300:]))
     return proc.stdout
 
 

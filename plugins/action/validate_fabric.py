@@ -1,0 +1,99 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpucluster.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Action gpucluster.fabric.validate_fabric: compare the live cluster with its plan, once, on the controller."""
+from __future__ import annotations
+
+import os
+
+from ansible.plugins.action import ActionBase
+
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.planner import build_plan
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import find_spec, load_spec
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate import report as reports
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.napalm_state import collect_napalm
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.runner import command_collector, validate
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.transport import (
+    NetnsTransport, SshTransport, twin_lldp_socket)
+
+NETNS_CONNECTION = "gpucluster.fabric.netns"
+SONIC_OS = ("sonic", "dellemc.enterprise_sonic.sonic", "community.network.sonic")
+TRANSPORTS = ("auto", "netns", "ssh", "napalm")
+
+
+def _var(hostvars, host, key, default=None):
+    try:
+        value = hostvars[host].get(key, default) if host in hostvars else default
+    except Exception:  # pylint: disable=broad-except  (an undefined or untemplatable var is just absent)
+        return default
+    return default if value is None else value
+
+
+class ActionModule(ActionBase):
+    TRANSFERS_FILES = False
+    _VALID_ARGS = frozenset(("spec", "build_dir", "transport", "max_workers", "fail_on_failure", "include", "exclude",
+                             "thresholds", "networks", "devices", "lldp_socket", "config_db_dir"))
+
+    def _transport_of(self, host, hostvars, default):
+        if default != "auto":
+            return default
+        if _var(hostvars, host, "ansible_connection") == NETNS_CONNECTION:
+            return "netns"
+        if _var(hostvars, host, "napalm_driver"):
+            return "napalm"
+        return "ssh"
+
+    def run(self, tmp=None, task_vars=None):
+        result = super().run(tmp, task_vars)
+        args = self._task.args
+        task_vars = task_vars or {}
+        hostvars = task_vars.get("hostvars", {})
+        default = args.get("transport", "auto")
+        if default not in TRANSPORTS:
+            return dict(result, failed=True, msg="transport must be one of %s, not %r" % (", ".join(TRANSPORTS), default))
+        try:
+            path = args.get("spec") or find_spec(task_vars.get("ansible_inventory_sources"))
+            plan = build_plan(load_spec(path))
+        except SpecError as exc:
+            return dict(result, failed=True, msg=str(exc))
+        cluster = plan.summary["cluster"]
+        build_dir = os.path.normpath(args.get("build_dir") or os.path.join(os.getcwd(), "build"))
+        socket = args.get("lldp_socket")
+        netns = NetnsTransport(
+            lldp_socket=(lambda host: socket.format(cluster=cluster, host=host)) if socket
+            else (lambda host: twin_lldp_socket(cluster, host)),
+            config_db_dir=args.get("config_db_dir") or os.path.join(build_dir, cluster, "devices"))
+        roles = {d.name: d.role for d in plan.devices}
+        ssh = SshTransport(hosts={
+            host: {"host": _var(hostvars, host, "ansible_host"), "user": _var(hostvars, host, "ansible_user"),
+                   "port": _var(hostvars, host, "ansible_port"),
+                   "flavour": "sonic" if roles[host] != "gpu_server" and (
+                       _var(hostvars, host, "ansible_network_os", "sonic") in SONIC_OS) else "linux"}
+            for host in roles if host in hostvars})
+        commands = command_collector(lambda host: netns if self._transport_of(host, hostvars, default) == "netns" else ssh)
+
+        def collect(dev, sources, expect):
+            if self._transport_of(dev.name, hostvars, default) != "napalm":
+                return commands(dev, sources, expect)
+            return collect_napalm(dev.name, dev.role, sources, _var(hostvars, dev.name, "napalm_driver", "eos"),
+                                  _var(hostvars, dev.name, "ansible_host", dev.name),
+                                  _var(hostvars, dev.name, "ansible_user"), _var(hostvars, dev.name, "ansible_password"),
+                                  _var(hostvars, dev.name, "napalm_optional_args", {}))
+
+        try:
+            report = validate(plan, collect, include=args.get("include"), exclude=args.get("exclude"),
+                              thresholds=args.get("thresholds"), max_workers=int(args.get("max_workers", 16)),
+                              networks=args.get("networks") or ["backend"], devices=args.get("devices"))
+        except ValueError as exc:
+            return dict(result, failed=True, msg=str(exc))
+        paths = reports.write_reports(report, build_dir)
+        text = reports.summary(report)
+        problems = [r._asdict() for r in report["results"] if r.status in ("FAIL", "ERROR")]
+        result.update(changed=False, cluster=cluster, spec=path, counts=report["counts"], timing=report["timing"],
+                      reports=paths, summary_lines=text.splitlines(), failures=problems[:200],
+                      devices=report["devices"])
+        if problems and args.get("fail_on_failure", True):
+            result.update(failed=True, msg="%d check results failed (FAIL %d, ERROR %d); see %s"
+                          % (len(problems), report["counts"]["FAIL"], report["counts"]["ERROR"], paths["markdown"]))
+        return result
