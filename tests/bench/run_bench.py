@@ -112,7 +112,7 @@ def bench_build():
     return rows
 
 
-BENCHES = [("Planner", bench_plan), ("Inventory", bench_inventory), ("Build", bench_build)]
+BENCHES = [("Planner", bench_plan), ("Inventory", bench_inventory), ("Build", bench_build), ("Validation", lambda: __import__("bench_validate").bench_validate())]
 
 
 def machine():
