@@ -25,7 +25,8 @@ TRANSPORTS = ("auto", "netns", "ssh", "napalm")
 def _var(hostvars, host, key, default=None):
     try:
         value = hostvars[host].get(key, default) if host in hostvars else default
-    except Exception:  # pylint: disable=broad-except  (an undefined or untemplatable var is just absent)
+    # An undefined or untemplatable variable is just absent.
+    except Exception:  # pylint: disable=broad-except
         return default
     return default if value is None else value
 

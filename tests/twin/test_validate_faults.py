@@ -24,6 +24,7 @@ from gpufabric.validate.transport import NetnsTransport, twin_lldp_socket  # noq
 
 CLUSTER = "vt"
 
+TWIN_IMPORT_ERROR = None
 try:
     from gpufabric import twin as twin_lib
 except ImportError as exc:   # the twin (issue 4) is not in this tree
@@ -60,9 +61,8 @@ def twin(tmp_path_factory):
     twin_lib.up(desired, timeout=180)
     spec_path = build / "vt.topology.yml"
     spec_path.write_text(yaml.safe_dump(spec))
-    handle = {"plan": plan, "desired": desired, "build": build, "spec": spec_path,
-           "transport": NetnsTransport(lambda host: twin_lldp_socket(CLUSTER, host),
-                                       config_db_dir=str(build / CLUSTER / "devices"))}
+    transport = NetnsTransport(lambda host: twin_lldp_socket(CLUSTER, host), config_db_dir=str(build / CLUSTER / "devices"))
+    handle = {"plan": plan, "desired": desired, "build": build, "spec": spec_path, "transport": transport}
     # Sessions are Established before every ECMP path is installed: wait for routing to settle.
     until(handle, lambda f: not f, timeout=60)
     yield handle

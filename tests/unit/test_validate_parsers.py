@@ -12,8 +12,8 @@ import pytest
 
 def test_bgp_summary_established_and_shut_down():
     up = parsers.bgp_summary(fixture("frr_leaf_bgp_summary.json"))
-    assert up == {"local_as": 64514, "peers": {"10.16.0.0": {"state": "Established", "remote_as": 64513,
-                                                            "prefixes_received": 2, "hostname": "vfx-spine"}}}
+    peer = {"state": "Established", "remote_as": 64513, "prefixes_received": 2, "hostname": "vfx-spine"}
+    assert up == {"local_as": 64514, "peers": {"10.16.0.0": peer}}
     down = parsers.bgp_summary(fixture("frr_leaf_bgp_summary_down.json"))
     assert down["peers"]["10.16.0.0"]["state"] == "Active"
 
@@ -78,9 +78,9 @@ def test_config_db_qos_from_rendered_lab_leaf():
 def test_mlnx_qos_published_sample_and_absent_tool():
     assert parsers.mlnx_qos(fixture("mlnx_qos.txt")) == {"trust": "dscp", "pfc": [0, 2, 6, 7]}
     assert parsers.mlnx_qos("bash: mlnx_qos: command not found") is None
-    text = "### ens1np0\n" + fixture("mlnx_qos.txt") + ("/sys/class/net/ens1np0/ecn/roce_np/enable/3:1\n"
-                                                       "/sys/class/net/ens1np0/ecn/roce_rp/enable/3:1\n"
-                                                       "/sys/class/net/ens1np0/ecn/roce_rp/enable/4:1\n")
+    sysfs = ("/sys/class/net/ens1np0/ecn/roce_np/enable/3:1\n/sys/class/net/ens1np0/ecn/roce_rp/enable/3:1\n"
+             "/sys/class/net/ens1np0/ecn/roce_rp/enable/4:1\n")
+    text = "### ens1np0\n" + fixture("mlnx_qos.txt") + sysfs
     assert state.nic_qos(text) == {"ens1np0": {"trust": "dscp", "pfc": [0, 2, 6, 7], "ecn": [3]}}
     with pytest.raises(Unavailable):
         state.nic_qos("NO_MLNX_QOS\n")

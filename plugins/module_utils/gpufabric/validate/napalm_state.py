@@ -58,7 +58,8 @@ def collect_napalm(device, role, sources, driver, hostname, username=None, passw
         import napalm
         conn = napalm.get_network_driver(driver)(hostname, username, password, optional_args=optional_args or {})
         conn.open()
-    except Exception as exc:  # pylint: disable=broad-except  (any driver failure is this device's ERROR)
+    # Any driver failure is this device's ERROR, not the whole run's.
+    except Exception as exc:  # pylint: disable=broad-except
         for source in sources:
             state.errors[source] = "NAPALM %s: %s" % (driver, exc)
         return state

@@ -59,8 +59,8 @@ class BgpSessions(Check):
         if "Admin" in str(mine["state"]):
             return "%s has neighbour %s shut down" % (want["peer"], want["local_ip"])
         if mine["remote_as"] != dev.asn:
-            return "%s expects AS %s for neighbour %s, planned AS %s" % (want["peer"], mine["remote_as"],
-                                                                          want["local_ip"], dev.asn)
+            return "%s expects AS %s for neighbour %s, planned AS %s" % (
+                want["peer"], mine["remote_as"], want["local_ip"], dev.asn)
         if far_bgp["local_as"] != want["remote_as"]:
             return "%s runs AS %s, planned AS %s" % (want["peer"], far_bgp["local_as"], want["remote_as"])
         return "check the link %s -- %s %s (state %s there)" % (want["port"], want["peer"], want["peer_port"],

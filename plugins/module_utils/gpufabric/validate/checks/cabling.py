@@ -96,4 +96,3 @@ class Cabling(Check):
 def _port_key(name):
     digits = "".join(c for c in name if c.isdigit())
     return (name.rstrip("0123456789"), int(digits) if digits else 0, name)
-
