@@ -101,30 +101,34 @@ def bgp_summaries(names):
     return out
 
 
-def not_established(twin):
-    """[(ns, peer, state)] for every configured BGP peer that is not Established."""
+def bgp_state(twin):
+    """([(ns, peer, state)] of configured BGP peers not Established, total prefixes received)."""
     bgp = [ns.name for ns in twin.namespaces.values() if "bgpd" in ns.frr_daemons]
-    missing = []
+    missing, received = [], 0
     for ns, summary in bgp_summaries(bgp).items():
         peers = summary.get("peers")
         if not peers:
             missing.append((ns, "*", "no BGP summary"))
             continue
         missing += [(ns, peer, p.get("state")) for peer, p in sorted(peers.items()) if p.get("state") != "Established"]
-    return missing
+        received += sum(p.get("pfxRcd", 0) for p in peers.values())
+    return missing, received
 
 
 def wait_converged(twin, timeout):
-    """Seconds until every BGP session of the twin is Established (raises TwinError after ``timeout``)."""
+    """Seconds until every BGP session of the twin is Established and the prefixes received stopped
+    changing between two polls (raises TwinError after ``timeout``)."""
     started = time.monotonic()
+    last = None
     while True:
-        missing = not_established(twin)
-        if not missing:
+        missing, received = bgp_state(twin)
+        if not missing and received == last:
             return round(time.monotonic() - started, 2)
+        last = None if missing else received
         if time.monotonic() - started > timeout:
             raise TwinError("not converged after %.0f s: %d BGP sessions down, e.g. %s"
                             % (timeout, len(missing), ", ".join("%s->%s %s" % m for m in missing[:5])))
-        time.sleep(0.5)
+        time.sleep(1.0)
 
 
 def down(cluster, extra_namespaces=()):

@@ -52,7 +52,7 @@ def _owned_by_frr(path, mode):
     os.chmod(path, mode)
 
 
-def _write_if_changed(path, text, mode=0o640):
+def _write_if_changed(path, text, mode=0o644):
     try:
         with open(path) as f:
             if f.read() == text:

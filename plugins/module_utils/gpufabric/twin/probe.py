@@ -32,11 +32,16 @@ def probe(pairs, timeout=2.0, tries=3):
     ident = os.getpid() & 0xFFFF
     sockets, pending = {}, {}
     seq = 0
+    unbound = set()
     for src, dst in pairs:
-        if src not in sockets:
+        if src not in sockets and src not in unbound:
             sock = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
-            sock.bind((src, 0))
-            sockets[src] = sock
+            try:
+                sock.bind((src, 0))
+                sockets[src] = sock
+            except OSError:     # the source address is gone: its probes fail, the others still run
+                sock.close()
+                unbound.add(src)
         seq += 1
         pending[(src, dst)] = seq
     answered = set()
@@ -48,7 +53,7 @@ def probe(pairs, timeout=2.0, tries=3):
         now = time.monotonic()
         if now >= next_send:
             for (src, dst), s in pending.items():
-                if (src, dst) not in answered:
+                if (src, dst) not in answered and src in sockets:
                     try:
                         sockets[src].sendto(_echo(ident, s), (dst, 0))
                     except OSError:
