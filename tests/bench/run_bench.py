@@ -112,7 +112,8 @@ def bench_build():
     return rows
 
 
-BENCHES = [("Planner", bench_plan), ("Inventory", bench_inventory), ("Build", bench_build), ("Validation", lambda: __import__("bench_validate").bench_validate())]
+BENCHES = [("Planner", bench_plan), ("Inventory", bench_inventory), ("Build", bench_build), ("Validation", lambda: __import__("bench_validate").bench_validate()),
+           ("Virtual twin", lambda: __import__("bench_twin").bench_twin())]
 
 
 def machine():

@@ -101,8 +101,8 @@ def check_reachability(plan, timeout=3.0):
                 for other_rail, dst in other_nics:
                     if other_rail == rail or isolated:
                         dsts.append(dst)
-                        pairs.append((src, dst, other_rail == rail, "%s rail %s %s -> %s rail %s %s"
-                                       % (server, rail, src, other, other_rail, dst)))
+                        label = "%s rail %s %s -> %s rail %s %s" % (server, rail, src, other, other_rail, dst)
+                        pairs.append((src, dst, other_rail == rail, label))
             args.append("%s=%s" % (src, ",".join(dsts)))
         jobs.append((["ip", "netns", "exec", server, sys.executable, PROBE, str(timeout)] + args, None))
         expect.append(pairs)
@@ -112,8 +112,12 @@ def check_reachability(plan, timeout=3.0):
         for src, dst, wanted, obj in pairs:
             reached = got.get("%s>%s" % (src, dst))
             ok = reached is wanted
-            message = "" if ok else ("probe failed: %s" % proc.stderr.strip()[-200:] if reached is None
-                                     else ("unreachable" if wanted else "reachable across rail planes"))
+            if ok:
+                message = ""
+            elif reached is None:
+                message = "probe failed: %s" % proc.stderr.strip()[-200:]
+            else:
+                message = "unreachable" if wanted else "reachable across rail planes"
             out.append(_result("reachability" if wanted else "rail_isolation", obj, ok, message))
     return out
 

@@ -101,14 +101,20 @@ def frr_stage(namespaces, blank=False):
     return to_start, to_reload, changes
 
 
+def _frr_argv(ns, daemon):
+    argv = ["ip", "netns", "exec", ns, os.path.join(FRR_SBIN, daemon), "-N", ns, "-d", "-P", "0"]
+    if daemon == "zebra":
+        argv += ["-s", "90000000"]     # netlink buffer large enough for a whole fabric's routes at once
+    return argv
+
+
 def frr_start(to_start):
     """Start the daemons (zebra first everywhere, then the protocols), then load each namespace's
     integrated frr.conf with ``vtysh -b`` the way FRR's own init does."""
     first = [(ns, d) for ns, ds in to_start.items() for d in ds if d == "zebra"]
     rest = [(ns, d) for ns, ds in to_start.items() for d in ds if d != "zebra"]
     for batch in (first, rest):
-        run_many([(["ip", "netns", "exec", ns, os.path.join(FRR_SBIN, d), "-N", ns, "-d", "-P", "0"]
-                   + (["-s", "90000000"] if d == "zebra" else []), None) for ns, d in batch])
+        run_many([(_frr_argv(ns, d), None) for ns, d in batch])
     run_many([(["vtysh", "-N", ns, "-b"], None) for ns in sorted(to_start)])
 
 

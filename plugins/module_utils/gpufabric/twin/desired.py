@@ -252,4 +252,3 @@ def _mgmt_port(dev, rendered, prefix):
             if port != "idrac":
                 return port, "%s/%s" % (fmt(dev.mgmt), prefix)
     return None, None
-
