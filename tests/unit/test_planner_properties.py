@@ -157,3 +157,17 @@ def test_full_fat_tree_counts_match_the_arithmetic(k, three_tiers):
     assert roles["backend_superspine"] == (n // k if three_tiers else 0)
     assert s["backend"]["max_gpus"] == hosts
     assert s["backend"]["oversubscription"]["leaf"] == "1:1"
+
+
+@SETTINGS
+@given(specs())
+def test_frontend_addresses_are_hosts_of_their_pair_subnet(spec):
+    plan = plan_or_none(spec)
+    if plan is None or spec.get("frontend") is None:
+        return
+    for dev in plan.devices:
+        if dev.frontend_ip is None:
+            continue
+        base, prefix = dev.frontend_block
+        broadcast = base + (1 << (32 - prefix)) - 1
+        assert base + 1 < dev.frontend_ip < broadcast, "%s frontend address is not a host address" % dev.name

@@ -68,7 +68,7 @@ def test_rail_nics_from_plan(lab_fabric):
                        "peer": "lab-r0-leaf01", "peer_interface": "Ethernet0", "rdma": "mlx5_0"}
     assert len({n["table"] for n in nics}) == len({n["priority"] for n in nics}) == 8
     assert cfg["frontend"] == {"name": "bond0", "mode": "802.3ad", "members": ["ens9f0np0", "ens9f1np1"],
-                               "address": "10.64.0.4/29", "gateway": "10.64.0.1", "mtu": 9000}
+                               "address": "10.64.0.4/28", "gateway": "10.64.0.1", "mtu": 9000}
     assert cfg["management"] == {"name": "eno8303", "address": "192.168.1.2/22", "gateway": "192.168.0.1", "mtu": 1500}
     assert cfg["sysctls"]["net.ipv4.conf.ens8np0.rp_filter"] == 2
     assert cfg["sysctls"]["net.ipv4.conf.all.arp_ignore"] == 1

@@ -70,7 +70,7 @@ def test_mclag_pair_names_each_server_bond_alike(lab):
     assert a["mclag"]["peer_ip"] == b["mclag"]["source_ip"] and b["mclag"]["peer_ip"] == a["mclag"]["source_ip"]
     bonds = [{pc["name"]: pc["peer"] for pc in cfg["port_channels"] if pc["mclag"]} for cfg in (a, b)]
     assert bonds[0] == bonds[1] and len(bonds[0]) == 4
-    assert a["vlans"][0]["virtual_gateway"] == b["vlans"][0]["virtual_gateway"] == "10.64.0.1/29"
+    assert a["vlans"][0]["virtual_gateway"] == b["vlans"][0]["virtual_gateway"] == "10.64.0.1/28"
     assert a["vlans"][0]["ipv4"] != b["vlans"][0]["ipv4"]
     assert a["bgp"]["allowas_in"] == 1
 

@@ -507,7 +507,7 @@ class Planner:
             spine.asn = first + 1 + spine.pod
         for sup in self.fe_supers:
             sup.asn = first
-        block = block_size_for(self.spp + 4)
+        block = block_size_for(self.spp + 5)  # network, gateway, leaf A, leaf B, servers, broadcast
         pool = self._pool("frontend.pools.servers", fe["pools"]["servers"])
         pool.require(block * self.n_pairs, "%d leaf pairs x %d addresses (%d servers + network, gateway, 2 leaves, "
                      "broadcast)" % (self.n_pairs, block, self.spp))
