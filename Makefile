@@ -13,7 +13,7 @@ export PATH := $(VENV)/bin:$(PATH)
 
 # Lab packages (see bindep.txt), plus shellcheck, which `ansible-test sanity`
 # silently skips its shellcheck test without.
-APT_PACKAGES := frr lldpd iproute2 graphviz shellcheck
+APT_PACKAGES := frr frr-pythontools lldpd iproute2 graphviz shellcheck
 COLLECTION_LINK := collections/ansible_collections/gpucluster/fabric
 # ansible-test only runs inside .../ansible_collections/<namespace>/<name>.
 SANITY_ROOT := build/sanity/ansible_collections/gpucluster/fabric
@@ -26,7 +26,7 @@ ANSIBLE_TEST_GET_PIP := $(HOME)/.ansible/test/cache/get_pip_24_2.py
 #   (none so far)
 SANITY_SKIP :=
 
-.PHONY: setup system-packages collection-link test unit integration sanity lint \
+.PHONY: setup system-packages collection-link test unit integration system molecule sanity lint \
 	demo bench docs golden clean
 
 setup: system-packages $(VENV)/.stamp collection-link
@@ -75,13 +75,23 @@ collection-link:
 	@mkdir -p $(dir $(COLLECTION_LINK))
 	@ln -sfn ../../.. $(COLLECTION_LINK)
 
-test: setup unit integration sanity lint
+test: setup unit integration system molecule sanity lint
 
 unit: setup
 	pytest tests/unit -q
 
 integration: setup
 	pytest tests/integration -q
+
+# Tiers that need root (network namespaces): the GPU server stages against a Redfish emulator and
+# namespaces, the virtual twin of the lab, and fault injection on it. Each test skips with its
+# reason when not root or when FRR/lldpd are missing.
+system: setup
+	pytest tests/server tests/twin -q
+
+# Molecule: twin up, deploy.yml's FRR part through the netns connection, idempotence, verify, destroy.
+molecule: setup
+	@if [ "$$(id -u)" -ne 0 ]; then echo "molecule: skipped, the twin needs root"; else molecule test -s twin_lab; fi
 
 # Sanity runs on a copy of the working tree (tracked and untracked files, minus
 # ignored ones), so uncommitted work is checked too.
