@@ -17,6 +17,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 BIN = os.path.dirname(sys.executable)
 sys.path.insert(0, os.path.join(ROOT, "plugins", "module_utils"))
 
+from bench_twin import bench_twin  # noqa: E402  (tests/bench, next to this file)
+from bench_validate import bench_validate  # noqa: E402
+
 PLAN_CHILD = r"""
 import json, resource, sys, time, yaml
 sys.path.insert(0, sys.argv[1])
@@ -104,7 +107,7 @@ def bench_build():
             cmd = [os.path.join(BIN, "ansible-playbook"), "-i", "localhost,", "playbooks/build.yml",
                    "-e", "spec=" + spec_path(name), "-e", "build_dir=" + tmp]
             first = timed(cmd, env=ansible_env())
-            files = sum(len(names) for _, _, names in os.walk(tmp))
+            files = sum(len(entry[2]) for entry in os.walk(tmp))
             again = timed(cmd, env=ansible_env())
         rows.append(("build.yml %s, fresh build directory (%d files)" % (name, files), "%.1f s" % first, target))
         rows.append(("build.yml %s, second run, nothing changed" % name, "%.1f s" % again, target))
@@ -112,8 +115,8 @@ def bench_build():
     return rows
 
 
-BENCHES = [("Planner", bench_plan), ("Inventory", bench_inventory), ("Build", bench_build), ("Validation", lambda: __import__("bench_validate").bench_validate()),
-           ("Virtual twin", lambda: __import__("bench_twin").bench_twin())]
+BENCHES = [("Planner", bench_plan), ("Inventory", bench_inventory), ("Build", bench_build),
+           ("Validation", bench_validate), ("Virtual twin", bench_twin)]
 
 
 def machine():

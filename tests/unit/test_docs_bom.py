@@ -21,7 +21,7 @@ def _total(rows, category):
 
 def test_optics_are_two_per_optical_cable():
     cables = cables_of("metalsoft-16k")
-    _, rows = _bom_rows("metalsoft-16k")
+    rows = _bom_rows("metalsoft-16k")[1]
     pluggable = sum(1 for c in cables if c.media.get("transceivers"))
     optical = sum(1 for c in cables if c.media.get("optical"))
     aoc = optical - pluggable
@@ -32,7 +32,7 @@ def test_optics_are_two_per_optical_cable():
 
 def test_counts_match_the_plan():
     plan = plan_of("metalsoft-16k")
-    _, rows = _bom_rows("metalsoft-16k")
+    rows = _bom_rows("metalsoft-16k")[1]
     assert _total(rows, "switches") == plan.summary["switches"]
     assert _total(rows, "servers") == plan.summary["servers"]
     assert _total(rows, "cables") == len(plan.links)

@@ -31,7 +31,7 @@ def test_edges_count_every_backend_link_of_a_rail():
     plan = plan_of("metalsoft-16k")
     rail = [g for g in graphs(plan, settings_for(plan)) if g.name == "rail-3"][0]
     expected = sum(1 for link in plan.links if link.network == "backend" and 3 in (link.a.rail, link.b.rail))
-    assert sum(n for n, _ in rail.edges.values()) == expected
+    assert sum(edge[0] for edge in rail.edges.values()) == expected
 
 
 def test_dot_is_deterministic():

@@ -79,7 +79,7 @@ def main(argv):
         src, dsts = arg.split("=", 1)
         pairs += [(src, d) for d in dsts.split(",") if d]
     result = probe(pairs, timeout)
-    print(json.dumps({"%s>%s" % key: ok for key, ok in result.items()}))
+    sys.stdout.write(json.dumps({"%s>%s" % key: ok for key, ok in result.items()}) + "\n")
 
 
 if __name__ == "__main__":
