@@ -10,8 +10,7 @@ from ansible.plugins.action import ActionBase
 
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.build import write_build
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.planner import build_plan
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import find_spec, load_spec
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import plan_for_task
 
 # Enough to see what a change touched without flooding the output of a fabric-wide change.
 SHOWN_PATHS = 50
@@ -26,11 +25,9 @@ class ActionModule(ActionBase):
         args = self._task.args
         task_vars = task_vars or {}
         try:
-            path = args.get("spec") or find_spec(task_vars.get("ansible_inventory_sources"))
-            plan = build_plan(load_spec(path))
+            path, plan, build_dir = plan_for_task(args, task_vars)
         except SpecError as exc:
             return dict(result, failed=True, msg=str(exc))
-        build_dir = os.path.normpath(args.get("build_dir") or os.path.join(os.getcwd(), "build"))
         changed = write_build(plan, build_dir, check=self._task.check_mode)
         switches = sum(1 for dev in plan.devices if dev.role != "gpu_server")
         result.update(changed=bool(changed), spec=path, cluster=plan.summary["cluster"],

@@ -10,8 +10,7 @@ from ansible.plugins.action import ActionBase
 
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.export import write_plan
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.planner import build_plan
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import find_spec, load_spec
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import plan_for_task
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.summary import render_text
 
 
@@ -24,11 +23,9 @@ class ActionModule(ActionBase):
         args = self._task.args
         task_vars = task_vars or {}
         try:
-            path = args.get("spec") or find_spec(task_vars.get("ansible_inventory_sources"))
-            plan = build_plan(load_spec(path))
+            path, plan, build_dir = plan_for_task(args, task_vars)
         except SpecError as exc:
             return dict(result, failed=True, msg=str(exc))
-        build_dir = os.path.normpath(args.get("build_dir") or os.path.join(os.getcwd(), "build"))
         written = write_plan(plan, build_dir) if args.get("write", True) and not self._task.check_mode else []
         result.update(changed=bool(written), written=written, spec=path,
                       summary=plan.summary, summary_lines=render_text(plan.summary).splitlines(),

@@ -7,8 +7,7 @@ from __future__ import annotations
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.planner import build_plan
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import find_spec, load_spec
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import plan_for_task
 
 STATES = ("present", "absent", "verified")
 
@@ -28,8 +27,7 @@ class ActionModule(ActionBase):
         if state not in STATES:
             return dict(result, failed=True, msg="state must be one of %s, got %r" % (", ".join(STATES), state))
         try:
-            path = args.get("spec") or find_spec((task_vars or {}).get("ansible_inventory_sources"))
-            plan = build_plan(load_spec(path))
+            plan = plan_for_task(args, task_vars)[1]
         except SpecError as exc:
             return dict(result, failed=True, msg=str(exc))
         cluster = plan.summary["cluster"]

@@ -9,8 +9,7 @@ import os
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.planner import build_plan
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import find_spec, load_spec
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import plan_for_task
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate import report as reports
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.napalm_state import collect_napalm
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.runner import command_collector, validate
@@ -54,12 +53,10 @@ class ActionModule(ActionBase):
         if default not in TRANSPORTS:
             return dict(result, failed=True, msg="transport must be one of %s, not %r" % (", ".join(TRANSPORTS), default))
         try:
-            path = args.get("spec") or find_spec(task_vars.get("ansible_inventory_sources"))
-            plan = build_plan(load_spec(path))
+            path, plan, build_dir = plan_for_task(args, task_vars)
         except SpecError as exc:
             return dict(result, failed=True, msg=str(exc))
         cluster = plan.summary["cluster"]
-        build_dir = os.path.normpath(args.get("build_dir") or os.path.join(os.getcwd(), "build"))
         socket = args.get("lldp_socket")
         netns = NetnsTransport(
             lldp_socket=(lambda host: socket.format(cluster=cluster, host=host)) if socket
