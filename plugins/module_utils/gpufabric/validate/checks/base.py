@@ -32,6 +32,16 @@ class Check:
             if state is not None and self.applies(dev.role):
                 yield dev, state
 
+    def usable(self, ctx, results):
+        """Like devices(), but a device lacking a source this check needs adds its one SKIP/ERROR to
+        ``results`` and is left out."""
+        for dev, state in self.devices(ctx):
+            blocked = self.blocked(dev.name, state)
+            if blocked:
+                results.append(blocked)
+            else:
+                yield dev, state
+
     def result(self, device, obj, status, message):
         return Result(device, self.name, obj, status, message)
 

@@ -9,11 +9,7 @@ class BgpSessions(Check):
 
     def run(self, ctx):
         results = []
-        for dev, state in self.devices(ctx):
-            blocked = self.blocked(dev.name, state)
-            if blocked:
-                results.append(blocked)
-                continue
+        for dev, state in self.usable(ctx, results):
             planned = ctx.expect.bgp_neighbors(dev.name)
             if not planned and not state.bgp["peers"]:
                 continue

@@ -15,11 +15,7 @@ class Cabling(Check):
     def run(self, ctx):
         expect = ctx.expect
         planned, seen, results = {}, {}, []
-        for dev, state in self.devices(ctx):
-            blocked = self.blocked(dev.name, state)
-            if blocked:
-                results.append(blocked)
-                continue
+        for dev, state in self.usable(ctx, results):
             for port in expect.ports[dev.name].values():
                 planned[(dev.name, port.name)] = (port.peer, port.peer_port)
             for local, neighbors in state.lldp.items():

@@ -9,11 +9,7 @@ class _PortCheck(Check):
 
     def run(self, ctx):
         results = []
-        for dev, state in self.devices(ctx):
-            blocked = self.blocked(dev.name, state)
-            if blocked:
-                results.append(blocked)
-                continue
+        for dev, state in self.usable(ctx, results):
             for port in ctx.expect.ports[dev.name].values():
                 iface = (state.interfaces or {}).get(port.name)
                 if iface is None:

@@ -18,11 +18,7 @@ class EcmpWidth(Check):
     def run(self, ctx):
         results = []
         summaries = ctx.expect.leaf_summaries()
-        for dev, state in self.devices(ctx):
-            blocked = self.blocked(dev.name, state)
-            if blocked:
-                results.append(blocked)
-                continue
+        for dev, state in self.usable(ctx, results):
             uplinks = ctx.expect.uplinks(dev.name)
             width = len(uplinks)
             short = []

@@ -11,11 +11,7 @@ class ServerAddressing(Check):
 
     def run(self, ctx):
         results = []
-        for dev, state in self.devices(ctx):
-            blocked = self.blocked(dev.name, state)
-            if blocked:
-                results.append(blocked)
-                continue
+        for dev, state in self.usable(ctx, results):
             for nic in ctx.expect.server_nics(dev.name):
                 have = (state.addrs.get(nic.name) or {}).get("ipv4", [])
                 if have == [nic.ipv4]:
@@ -34,11 +30,7 @@ class ServerPolicyRouting(Check):
 
     def run(self, ctx):
         results = []
-        for dev, state in self.devices(ctx):
-            blocked = self.blocked(dev.name, state)
-            if blocked:
-                results.append(blocked)
-                continue
+        for dev, state in self.usable(ctx, results):
             for nic in ctx.expect.server_nics(dev.name):
                 address = nic.ipv4.split("/")[0]
                 gateway = fmt(nic.link.ipv4)   # the leaf holds the lower address of the /31
