@@ -15,15 +15,8 @@ description:
   - The new tree is written beside the old one and swapped in with renames, so a reader never sees half a build;
     when nothing changed nothing is touched and the task reports no change. The output is byte-identical on every run.
   - Touches no device. In check mode it only reports what would change.
-options:
-  spec:
-    description:
-      - Path of the cluster spec (C(*.topology.yml)).
-      - Default is the one spec among the inventory sources (C(-i)).
-    type: path
-  build_dir:
-    description: Directory under which C(<cluster>/) is written. Default is C(build) in the current directory.
-    type: path
+extends_documentation_fragment:
+  - gpucluster.fabric.plan_source
 author:
   - gpucluster.fabric contributors (@gpucluster)
 """

@@ -12,15 +12,9 @@ description:
     C(plan.json) (every device, rack and cable with addresses and ASNs) and C(summary.json)
     under I(build_dir)/<cluster>/, each written atomically and only when its content changed.
   - In check mode nothing is written.
+extends_documentation_fragment:
+  - gpucluster.fabric.plan_source
 options:
-  spec:
-    description:
-      - Path of the cluster spec (C(*.topology.yml)).
-      - Default is the one spec among the inventory sources (C(-i)).
-    type: path
-  build_dir:
-    description: Directory under which C(<cluster>/) is written. Default is C(build) in the current directory.
-    type: path
   write:
     description: Write the files; false only computes the summary.
     type: bool

@@ -21,15 +21,9 @@ description:
     check and object. Reports are written to I(build_dir)/<cluster>/validation/ as C(report.json), C(report.md)
     and C(junit.xml).
   - The task fails when a result is FAIL or ERROR, unless I(fail_on_failure=false). It changes nothing on any device.
+extends_documentation_fragment:
+  - gpucluster.fabric.plan_source
 options:
-  spec:
-    description:
-      - Path of the cluster spec (C(*.topology.yml)).
-      - Default is the one spec among the inventory sources (C(-i)).
-    type: path
-  build_dir:
-    description: Directory under which C(<cluster>/validation/) is written. Default is C(build) in the current directory.
-    type: path
   transport:
     description:
       - How devices are reached. C(auto) decides per host. C(netns) when the host's C(ansible_connection) is

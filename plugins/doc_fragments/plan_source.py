@@ -1,0 +1,19 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpucluster.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+from __future__ import annotations
+
+
+class ModuleDocFragment:
+    # The options every controller-side action shares: which spec to plan, where build/ is.
+    DOCUMENTATION = r"""
+options:
+  spec:
+    description:
+      - Path of the cluster spec (C(*.topology.yml)).
+      - Default is the one spec among the inventory sources (C(-i)).
+    type: path
+  build_dir:
+    description: Directory holding C(<cluster>/) (the build, the plan, validation reports). Default is C(build) in the current directory.
+    type: path
+"""
