@@ -43,3 +43,17 @@ def test_headline_uses_overrides():
         plan, {"reliability": {"mttf_years": 50, "job": {"hours": 2, "servers": 2}}}))["docs/reliability.md"]
     assert "Planning MTTF: 50 years" in text
     assert "a 2-hour job on 2 servers (16 GPUs)" in text
+
+
+def test_first_failure_per_link_class_at_100k():
+    # SemiAnalysis' headline is per link class: 100,000 NIC-leaf links of 5-year MTTF fail first
+    # after 26.28 minutes; the whole fabric, with its leaf-spine and spine-core links, far sooner.
+    plan = plan_of("h100-100k")
+    text = render_reliability(plan, cables_of("h100-100k"), settings_for(plan))["docs/reliability.md"]
+    rows = {line.split(" | ")[0].strip("| "): line.split(" | ") for line in text.splitlines() if line.startswith("| ")}
+    assert rows["backend NIC-leaf"][1] == "100,000"
+    assert rows["backend NIC-leaf"][3] == "26.28 minutes"
+    assert "backend spine-core" in rows
+    links = sum(int(rows[name][1].replace(",", "")) for name in rows
+                if name not in ("all networks", "Link class", "Servers") and not name[0].isdigit())
+    assert links == int(rows["all networks"][1].replace(",", ""))

@@ -84,15 +84,33 @@ def _job_sizes(plan, rel):
     return sorted({min(plan.summary["backend"]["servers_per_scalable_unit"], n), n, _job_servers(plan, rel)})
 
 
+# Link classes of the first-failure table: the headline figure people quote is per class, because
+# a NIC-leaf link has no redundancy (the GPU behind it stops) while fabric links reroute.
+LINK_CLASSES = (
+    ("backend NIC-leaf", "backend", ("server",)),
+    ("backend leaf-spine", "backend", ("leaf-spine",)),
+    ("backend spine-core", "backend", ("spine-superspine",)),
+    ("frontend", "frontend", None),
+    ("oob", "oob", None),
+)
+
+
+def cables_by_class(cables):
+    """[(class name, cables)] for the classes of LINK_CLASSES that the plan has, in that order."""
+    groups = []
+    for name, network, tiers in LINK_CLASSES:
+        chosen = [c for c in cables if c.link.network == network and (tiers is None or c.link.tier in tiers)]
+        if chosen:
+            groups.append((name, chosen))
+    return groups
+
+
 def _first_failure_table(cables, rates_list):
-    by_network = {}
-    for cable in cables:
-        by_network.setdefault(cable.link.network, []).append(cable)
-    groups = [(net, by_network[net]) for net in ("backend", "frontend", "oob") if net in by_network]
-    groups.append(("all networks", cables))
+    groups = cables_by_class(cables) + [("all networks", cables)]
     rows = []
     for name, group in groups:
-        rows.append([name, count(len(group))] + [duration(60 / r.total(group)) for r in rates_list])
+        media = ", ".join(sorted({c.media["name"] for c in group}))
+        rows.append([name, count(len(group)), media] + [duration(60 / r.total(group)) for r in rates_list])
     return rows
 
 
@@ -113,7 +131,10 @@ def render_reliability(plan, cables, settings):
         "- Observed: %.3f%% of NIC-ToR links failing per month (Alibaba HPN, SIGCOMM 2024), an MTTF of %.0f "
         "years." % (rel["observed_monthly_failure_rate"] * 100, observed_mttf), "",
         "## Expected time to the first link failure", "",
-        table(("Network", "Links", "Planning MTTF", "Observed rate"), _first_failure_table(cables, (planning, observed))),
+        "Per link class: a NIC-leaf link is the single path of its GPU, so its failure stops the job; fabric "
+        "links fail over to the other ECMP paths.", "",
+        table(("Link class", "Links", "Media", "Planning MTTF", "Observed rate"),
+              _first_failure_table(cables, (planning, observed))),
         "",
     ]
     lines += _job_section(plan, cables, rel, planning)
