@@ -77,6 +77,22 @@ def _most_common_cable(cables, tier):
     return max(seen.values(), key=lambda v: v[0])[1] if seen else None
 
 
+def _in_rack_leaves(servers, per_rack, servers_per_leaf, rails, down, up):
+    """(leaves, cabled uplinks) when each rack's servers fill leaves of their own rack in turn.
+
+    A leaf cables only the uplinks its used downlinks need at the leaf's down:up ratio: a leaf half
+    full of GPUs needs half the uplinks, and uncabled ports need no optics.
+    """
+    leaves = uplinks = 0
+    for first in range(0, servers, per_rack):
+        in_rack = min(per_rack, servers - first)
+        for on_leaf in range(0, in_rack, servers_per_leaf):
+            used = min(servers_per_leaf, in_rack - on_leaf) * rails
+            leaves += 1
+            uplinks += ceil_div(used * up, down)
+    return leaves, uplinks
+
+
 def middle_of_rack(plan, cables, settings, optics):
     """Estimate: every server's GPUs on a leaf in its own rack (the spec's leaf model at the spec's
     down:up ratio), copper inside the rack, and spines/superspines sized by port count; fabric
@@ -98,27 +114,25 @@ def middle_of_rack(plan, cables, settings, optics):
         row.reason = "a %s leaf at %d:%d has %d downlinks, fewer than the %d GPUs of a server" % (
             leaf_model.name, len(down), len(up), d, R)
         return row
-    per_rack = spec["servers"]["per_rack"]
-    racks = ceil_div(plan.summary["servers"], per_rack)
-    leaves = racks * ceil_div(per_rack, d // R)
+    leaves, uplinks = _in_rack_leaves(plan.summary["servers"], spec["servers"]["per_rack"], d // R, R, d, u)
     three = be["superspine"] is not None
     spine_model = catalog.switch(be["spine"]["model"], "backend.spine.model")
     s_down, s_up = split_ports(spine_model, be["spine"], "backend.spine", three)[:2]
-    spines = ceil_div(leaves * u, len(s_down))
+    spines = ceil_div(uplinks, len(s_down))
     if not three and leaves > len(s_down):
         row.reason = "estimate: %d in-rack leaves exceed the %d ports of a %s spine; needs a third tier" % (
             leaves, len(s_down), spine_model.name)
         return row
     row.tiers = 3 if three else 2
     row.switches = {"backend_leaf": leaves, "backend_spine": spines}
-    links = {"server": plan.summary["servers"] * R, "leaf-spine": leaves * u}
+    links = {"server": plan.summary["servers"] * R, "leaf-spine": uplinks}
     bom = Bom()
     bom.add("switches", leaf_model.name, (leaf_model.name,), (leaf_model.name,), n=leaves)
     bom.add("switches", spine_model.name, (spine_model.name,), (spine_model.name,), n=spines)
     if three:
         super_model = catalog.switch(be["superspine"]["model"], "backend.superspine.model")
         ss_down = split_ports(super_model, be["superspine"], "backend.superspine", False)[0]
-        links["spine-superspine"] = spines * len(s_up)
+        links["spine-superspine"] = ceil_div(uplinks * len(s_up), len(s_down))
         row.switches["backend_superspine"] = ceil_div(links["spine-superspine"], len(ss_down))
         bom.add("switches", super_model.name, (super_model.name,), (super_model.name,),
                 n=row.switches["backend_superspine"])
