@@ -101,7 +101,7 @@ from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.export import (
     PARENTS, ROLE_GROUP, hostvars, inventory_groups)
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.inventory_keys import PLUGIN_KEYS
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.planner import build_plan
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.plan import build_plan
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.spec import validate
 
 

@@ -12,9 +12,9 @@ sys.path.insert(0, os.path.join(ROOT, "plugins", "module_utils"))
 
 
 def _cycle(name):
-    from gpufabric import build, planner, specfile, twin
+    from gpufabric import build, plan as planning, specfile, twin
     from gpufabric.twin import checks
-    plan = planner.build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", name, name + ".topology.yml")))
+    plan = planning.build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", name, name + ".topology.yml")))
     wanted = twin.build_twin(plan, build.render_all(plan))
     twin.down(wanted.cluster, wanted.namespaces)
     try:

@@ -36,7 +36,7 @@ def bench_validate():
     if problem:
         return [("validate the lab twin", "not run: %s" % problem, TARGET)]
     from gpufabric.build import render_all
-    from gpufabric.planner import build_plan
+    from gpufabric.plan import build_plan
     from gpufabric.validate.runner import command_collector, validate
     from gpufabric.validate.transport import NetnsTransport, twin_lldp_socket
 

@@ -23,7 +23,7 @@ from bench_validate import bench_validate  # noqa: E402
 PLAN_CHILD = r"""
 import json, resource, sys, time, yaml
 sys.path.insert(0, sys.argv[1])
-from gpufabric.planner import build_plan
+from gpufabric.plan import build_plan
 spec = yaml.safe_load(open(sys.argv[2]))
 t = time.perf_counter()
 plan = build_plan(spec)

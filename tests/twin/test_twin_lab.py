@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from gpufabric import build, planner, specfile, twin
+from gpufabric import build, plan as planning, specfile, twin
 from gpufabric.twin import checks, network
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.skipif(REASON is not None, reason="virtual twin: %s" % 
 
 @pytest.fixture(scope="module")
 def lab():
-    plan = planner.build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", "lab", "lab.topology.yml")))
+    plan = planning.build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", "lab", "lab.topology.yml")))
     wanted = twin.build_twin(plan, build.render_all(plan))
     twin.down(wanted.cluster, wanted.namespaces)
     report = twin.up(wanted, timeout=60)

@@ -4,7 +4,7 @@ import functools
 from conftest import load_example
 from gpufabric.docs.cabling import plan_cables
 from gpufabric.docs.settings import settings_for
-from gpufabric.planner import build_plan
+from gpufabric.plan import build_plan
 
 
 @functools.lru_cache(maxsize=None)

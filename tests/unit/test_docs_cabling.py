@@ -8,8 +8,8 @@ from conftest import load_example
 from docs_helpers import cables_of, plan_of
 from gpufabric.docs.cabling import Geometry, Optics, cable_row, plan_cables, render_cabling
 from gpufabric.docs.settings import defaults, settings_for
-from gpufabric.model import Rack
-from gpufabric.planner import build_plan
+from gpufabric.plan.model import Rack
+from gpufabric.plan import build_plan
 
 
 @pytest.mark.parametrize("name", ["lab", "superpod-1k", "metalsoft-16k"])

@@ -4,7 +4,7 @@ import os
 import pytest
 
 from gpufabric.catalog import Catalog
-from gpufabric.planner import build_plan
+from gpufabric.plan import build_plan
 from gpufabric.spec import reference_markdown
 from conftest import EXAMPLES, ROOT, load_example
 

@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gpufabric.errors import SpecError
-from gpufabric.planner import build_plan
+from gpufabric.plan import build_plan
 
 
 def switch(ports, speed=400):

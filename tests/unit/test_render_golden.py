@@ -11,7 +11,7 @@ import yaml
 
 from conftest import ROOT, load_example
 from gpufabric.build import render_all, render_structured, structured, write_build
-from gpufabric.planner import build_plan
+from gpufabric.plan import build_plan
 
 # rendered/ of its own: tests/golden/lab/ also holds other golden files (the inventory's).
 GOLDEN = os.path.join(ROOT, "tests", "golden", "lab", "rendered")

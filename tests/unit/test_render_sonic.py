@@ -8,7 +8,7 @@ import pytest
 
 from conftest import load_example
 from gpufabric.build import render_all
-from gpufabric.planner import build_plan
+from gpufabric.plan import build_plan
 from gpufabric.render.sonic_schema import check_config_db
 
 ROCE_DSCP = "26"

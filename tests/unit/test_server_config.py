@@ -1,8 +1,9 @@
 """Firmware baseline, BIOS diff, rail networking and NCCL environment, from the lab plan's host data."""
 import pytest
 
-from gpufabric import export, planner
+from gpufabric import export
 from gpufabric.errors import SpecError
+from gpufabric.plan import build_plan
 from gpufabric.server import bios, firmware, live, nccl, network
 
 INVENTORY = [{"id": "Installed-159-1.6.4", "name": "BIOS", "version": "1.6.4", "updateable": True},
@@ -14,7 +15,7 @@ INVENTORY = [{"id": "Installed-159-1.6.4", "name": "BIOS", "version": "1.6.4", "
 
 @pytest.fixture
 def lab_fabric(lab_spec):
-    hv = export.hostvars(planner.build_plan(lab_spec))
+    hv = export.hostvars(build_plan(lab_spec))
     return hv["lab-gpu0001"]["fabric"], hv["lab-gpu0002"]["fabric"]
 
 

@@ -4,7 +4,7 @@ import copy
 import pytest
 
 from gpufabric.errors import SpecError
-from gpufabric.planner import build_plan
+from gpufabric.plan import build_plan
 from conftest import load_example
 
 

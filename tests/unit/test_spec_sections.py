@@ -6,7 +6,7 @@ import pytest
 from conftest import load_example
 from gpufabric.build import render_all
 from gpufabric.errors import SpecError
-from gpufabric.planner import build_plan
+from gpufabric.plan import build_plan
 
 
 def test_switch_config_services_reach_config_db():

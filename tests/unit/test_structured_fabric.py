@@ -4,7 +4,7 @@ import copy
 import pytest
 
 from conftest import load_example
-from gpufabric.planner import build_plan
+from gpufabric.plan import build_plan
 from gpufabric.structured import structured_configs
 
 

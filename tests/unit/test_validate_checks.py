@@ -7,7 +7,7 @@ import yaml
 from conftest import load_example
 from validate_helpers import collector_of, healthy_states
 
-from gpufabric.planner import build_plan
+from gpufabric.plan import build_plan
 from gpufabric.validate import report as reports
 from gpufabric.validate.runner import validate
 from gpufabric.validate.state import DeviceState

@@ -1,9 +1,8 @@
 """The cluster spec: every key declared once. docs/spec.md is generated from this file."""
+from .roles import SWITCH_ROLES
 from .schema_types import Bool, Choice, FreeMap, Int, List, MapOf, Num, Optional, Section, Str, to_markdown
 
 DESIGNS = ("rail_optimized", "rail_planes", "rail_only")
-ROLES = ("backend_leaf", "backend_spine", "backend_superspine",
-         "frontend_leaf", "frontend_spine", "frontend_superspine", "oob_switch")
 
 _HOSTNAMES_DOC = ("Hostname patterns per role. Fields: {cluster}, {n} (1-based position in its group), {index} "
                   "(0-based position in its role), {rail} (0-based), {su}, {pod}, {plane} (1-based), {side} (a/b), "
@@ -127,7 +126,7 @@ SPEC = Section("The cluster spec.", {
         "name": Str("Cluster name: prefix of every hostname and the build/<name>/ directory.", required=True,
                     pattern=r"^[a-z][a-z0-9-]{0,30}$", hint="lowercase letters, digits and dashes, starting with a letter"),
         "hostnames": Section(_HOSTNAMES_DOC, {
-            role: Str("Pattern for %s hostnames." % role.replace("_", " ")) for role in ("server",) + ROLES}),
+            role: Str("Pattern for %s hostnames." % role.replace("_", " ")) for role in ("server",) + SWITCH_ROLES}),
     }, required=True),
     "servers": Section("The GPU servers.", {
         "model": Str("Server model from the hardware catalog or `models.servers`.", default="XE9680"),

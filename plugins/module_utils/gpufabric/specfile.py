@@ -39,7 +39,7 @@ def load_spec(path):
 def plan_for_task(args, task_vars):
     """(spec path, plan, build dir) for an action: the `spec` option or the inventory's spec, and the
     `build_dir` option or build/ in the current directory."""
-    from .planner import build_plan
+    from .plan import build_plan
     path = args.get("spec") or find_spec((task_vars or {}).get("ansible_inventory_sources"))
     build_dir = os.path.normpath(args.get("build_dir") or os.path.join(os.getcwd(), "build"))
     return path, build_plan(load_spec(path)), build_dir

@@ -1,11 +1,11 @@
 """The plan in numbers: what plan.yml prints and what an architect checks first."""
-from .spec import ROLES
+from .roles import ALL_ROLES
 
 
-def summarize(p):
-    """``p`` is the Planner after build: counts by role and rail, links per tier, oversubscription, capacity."""
-    plan = p.plan
-    roles = {role: 0 for role in ("gpu_server",) + ROLES}
+def summarize(plan):
+    """Counts by role and rail, links per tier, oversubscription, capacity."""
+    sizing = plan.sizing
+    roles = dict.fromkeys(ALL_ROLES, 0)
     by_rail = {}
     for dev in plan.devices:
         roles[dev.role] += 1
@@ -15,29 +15,29 @@ def summarize(p):
     for link in plan.links:
         key = "%s %s" % (link.network, link.tier)
         links[key] = links.get(key, 0) + 1
-    be = p.be
+    be = sizing.backend
     backend = {
-        "design": p.design,
+        "design": sizing.design,
         "tiers": be.tiers,
-        "scalable_units": p.n_su,
-        "servers_per_scalable_unit": p.d,
-        "pods": p.be_pods if be.tiers == 3 else None,
+        "scalable_units": sizing.scalable_units,
+        "servers_per_scalable_unit": sizing.servers_per_unit,
+        "pods": sizing.backend_pods if be.tiers == 3 else None,
         "planes": be.planes,
         "oversubscription": be.oversubscription(),
-        "leaf_uplinks": be.u,
-        "spines_per_group": be.S or None,
-        "links_leaf_to_each_spine": be.m1 or None,
-        "superspines_per_plane": be.SS or None,
-        "ecmp_width": be.u or None,
-        "max_servers": p.servers_max,
-        "max_gpus": p.servers_max * p.R,
-        "limit": _limit(p),
+        "leaf_uplinks": be.uplinks,
+        "spines_per_group": be.spines_per_group or None,
+        "links_leaf_to_each_spine": be.links_to_each_spine or None,
+        "superspines_per_plane": be.superspines_per_plane or None,
+        "ecmp_width": be.uplinks or None,
+        "max_servers": sizing.max_servers,
+        "max_gpus": sizing.max_servers * sizing.rails,
+        "limit": _limit(sizing),
     }
     out = {
-        "cluster": p.cluster,
-        "gpus": p.N * p.R,
-        "servers": p.N,
-        "rails": p.R,
+        "cluster": plan.spec["cluster"]["name"],
+        "gpus": sizing.servers * sizing.rails,
+        "servers": sizing.servers,
+        "rails": sizing.rails,
         "switches": sum(n for role, n in roles.items() if role != "gpu_server"),
         "devices_by_role": roles,
         "backend_switches_by_rail": {"rail_%d" % r: by_rail[r] for r in sorted(by_rail)},
@@ -45,27 +45,28 @@ def summarize(p):
         "backend": backend,
         "racks": len(plan.racks),
     }
-    if p.fe:
+    fe = sizing.frontend
+    if fe:
         out["frontend"] = {
-            "dual_homing": p.spec["frontend"]["dual_homing"],
-            "tiers": p.fe.tiers,
-            "leaf_pairs": p.n_pairs,
-            "servers_per_pair": p.spp,
-            "oversubscription": p.fe.oversubscription(),
-            "max_servers": p.fe.max_leaves // 2 * p.spp,
+            "dual_homing": plan.spec["frontend"]["dual_homing"],
+            "tiers": fe.tiers,
+            "leaf_pairs": sizing.leaf_pairs,
+            "servers_per_pair": sizing.servers_per_pair,
+            "oversubscription": fe.oversubscription(),
+            "max_servers": fe.max_leaves // 2 * sizing.servers_per_pair,
         }
     return out
 
 
-def _limit(p):
-    be = p.be
+def _limit(sizing):
+    be = sizing.backend
     if be.tiers == 1:
-        return "one %s per rail with %d server ports" % (be.leaf_model.name, p.d)
+        return "one %s per rail with %d server ports" % (be.leaf_model.name, sizing.servers_per_unit)
     if be.tiers == 2:
         return "%d leaves per plane: a %s spine has %d downlinks at %d link(s) per leaf" % (
-            be.max_leaves, be.spine_model.name, len(be.spine_down), be.m1)
+            be.max_leaves, be.spine_model.name, len(be.spine_down), be.links_to_each_spine)
     return "%d pods per plane: a %s superspine has %d downlinks at %d link(s) per spine" % (
-        be.max_pods, be.super_model.name, len(be.super_down), be.m2)
+        be.max_pods, be.super_model.name, len(be.super_down), be.links_to_each_superspine)
 
 
 def render_text(summary):

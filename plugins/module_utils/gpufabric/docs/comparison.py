@@ -6,8 +6,8 @@ switch models; middle-of-rack is not a planner design, so it is estimated here f
 import copy
 
 from ..errors import SpecError
-from ..planner import build_plan
-from ..sizing import ceil_div, split_ports
+from ..plan import build_plan
+from ..plan.clos import ceil_div, split_ports
 from ..spec import DESIGNS
 from .bom import Bom, Pricing, add_cable, aoc_cables, tally
 from .cabling import Cable, Geometry, Optics, plan_cables

@@ -1,4 +1,4 @@
-"""Clos sizing: how the ports of each tier split, how many switches a tier needs, how large the
+"""Clos shape: how the ports of each tier split, how many switches a tier needs, how large the
 cluster can grow on the chosen hardware, and the error that says so when it cannot.
 
 Every number here comes from the spec's hardware choices, never from `servers.count` alone, so the
@@ -6,7 +6,7 @@ positions derived from them (ports, addresses, ASNs) stay put when the cluster g
 """
 import math
 
-from .errors import SpecError
+from ..errors import SpecError
 
 
 def ceil_div(a, b):
@@ -81,12 +81,13 @@ class Clos:
         self.leaf_model = catalog.switch(leaf_tier["model"], path + ".leaf.model")
         self.leaf_down, self.leaf_up, self.leaf_reserved = split_ports(
             self.leaf_model, leaf_tier, path + ".leaf", spine_tier is not None, reserve_up)
-        self.d, self.u = len(self.leaf_down), len(self.leaf_up)
+        self.downlinks, self.uplinks = len(self.leaf_down), len(self.leaf_up)
         check_speed(path + ".leaf.model", "servers to %s leaves" % network, server_speeds,
                     [self.leaf_model.ports[p][1] for p in self.leaf_down])
         self.tiers = 1 if spine_tier is None else (3 if super_tier else 2)
         self.spine_model = self.super_model = None
-        self.S = self.m1 = self.SS = self.m2 = 0
+        self.spines_per_group = self.links_to_each_spine = 0
+        self.superspines_per_plane = self.links_to_each_superspine = 0
         self.spine_down = self.spine_up = self.super_down = []
         self.label = label
         if spine_tier is None:
@@ -94,34 +95,35 @@ class Clos:
             self.max_pods = 1
             return
         self.spine_model = catalog.switch(spine_tier["model"], path + ".spine.model")
-        self.spine_down, self.spine_up, dummy = split_ports(self.spine_model, spine_tier, path + ".spine", self.tiers == 3)
-        self.S = spine_tier.get("count") or self.u
-        if self.u % self.S:
+        self.spine_down, self.spine_up, _reserved = split_ports(self.spine_model, spine_tier, path + ".spine", self.tiers == 3)
+        spines = self.spines_per_group = spine_tier.get("count") or self.uplinks
+        if self.uplinks % spines:
             raise SpecError(path + ".spine.count", "%d spines do not divide the %d leaf uplinks evenly: use a divisor "
-                            "of %d" % (self.S, self.u, self.u))
-        self.m1 = self.u // self.S
+                            "of %d" % (spines, self.uplinks, self.uplinks))
+        self.links_to_each_spine = self.uplinks // spines
         check_speed(path + ".spine.model", "leaf uplinks to spines", [self.leaf_model.ports[p][1] for p in self.leaf_up],
                     [self.spine_model.ports[p][1] for p in self.spine_down])
-        self.leaves_per_pod = len(self.spine_down) // self.m1 // group * group
+        per_leaf = self.links_to_each_spine
+        self.leaves_per_pod = len(self.spine_down) // per_leaf // group * group
         if self.leaves_per_pod < group:
             raise SpecError(path + ".spine.downlinks", "a spine with %d downlinks and %d links to each leaf holds "
                             "%d leaves, fewer than the %d that must share it" % (
-                                len(self.spine_down), self.m1, len(self.spine_down) // self.m1, group))
+                                len(self.spine_down), per_leaf, len(self.spine_down) // per_leaf, group))
         if self.tiers == 2:
             self.max_pods = 1
         else:
             self.super_model = catalog.switch(super_tier["model"], path + ".superspine.model")
             self.super_down = split_ports(self.super_model, super_tier, path + ".superspine", False)[0]
-            su = len(self.spine_up)
-            self.SS = super_tier.get("count") or su
-            if su % self.SS:
+            spine_uplinks = len(self.spine_up)
+            supers = self.superspines_per_plane = super_tier.get("count") or spine_uplinks
+            if spine_uplinks % supers:
                 raise SpecError(path + ".superspine.count", "%d superspines per plane do not divide the %d spine "
-                                "uplinks evenly: use a divisor of %d" % (self.SS, su, su))
-            self.m2 = su // self.SS
+                                "uplinks evenly: use a divisor of %d" % (supers, spine_uplinks, spine_uplinks))
+            self.links_to_each_superspine = spine_uplinks // supers
             check_speed(path + ".superspine.model", "spine uplinks to superspines",
                         [self.spine_model.ports[p][1] for p in self.spine_up],
                         [self.super_model.ports[p][1] for p in self.super_down])
-            self.max_pods = len(self.super_down) // self.m2
+            self.max_pods = len(self.super_down) // self.links_to_each_superspine
         self.max_leaves = self.max_pods * self.leaves_per_pod
 
     def pods_for(self, leaves_per_plane):
@@ -136,14 +138,14 @@ class Clos:
                             "but a %s spine has %d downlink ports: a leaf cannot reach every spine; add %s.superspine "
                             "(three tiers) or a larger spine (this hardware holds at most %d servers, %d GPUs; "
                             "the spec asks for %d servers)" % (
-                                self.label, leaves_per_plane, what, self.m1, self.spine_model.name,
+                                self.label, leaves_per_plane, what, self.links_to_each_spine, self.spine_model.name,
                                 len(self.spine_down), self.path, servers_max, servers_max * gpus_per_server,
                                 servers_needed))
         raise SpecError(self.path, "a three-tier %s needs %d pods in %s but a %s superspine with %d downlinks and %d "
                         "link(s) to each spine holds %d: raise superspine.count, use a larger superspine "
                         "(this hardware holds at most %d servers, %d GPUs; the spec asks for %d servers)" % (
                             self.label, self.pods_for(leaves_per_plane), what, self.super_model.name,
-                            len(self.super_down), self.m2, self.max_pods, servers_max,
+                            len(self.super_down), self.links_to_each_superspine, self.max_pods, servers_max,
                             servers_max * gpus_per_server, servers_needed))
 
     def oversubscription(self):

@@ -1,4 +1,9 @@
-"""The plan's data: devices, racks and links. Addresses are integers (see ipam.py)."""
+"""The plan's data: racks, devices, links and link ends. Addresses are integers (see ipam.py).
+
+A link end is the one place that says, for one device on one cable, its port, the peer, the
+peer's port and both addresses; configs, docs, inventory and validation all read it.
+"""
+from ..ipam import cidr, fmt
 
 
 class Rack:
@@ -39,6 +44,10 @@ class Device:
         self.frontend_block = None  # (base, prefix) of the pair's server subnet
         self.links = []
 
+    def ends(self):
+        """This device's end of each of its links, in cabling order."""
+        return [link.end(self) for link in self.links]
+
 
 class Link:
     """A cable. End ``a`` is the upper tier (leaf above server, spine above leaf) and takes the lower
@@ -57,11 +66,62 @@ class Link:
         self.ipv4 = ipv4        # base of the /31 (int) on routed links
         self.ipv6 = ipv6        # base of the /127
 
+    def end(self, dev):
+        return LinkEnd(self, dev)
+
+
+class LinkEnd:
+    """``device``'s side of ``link``: own port, peer, peer port; own and peer addresses."""
+
+    __slots__ = ("link", "device", "port", "peer", "peer_port", "offset")
+
+    def __init__(self, link, dev):
+        self.link = link
+        self.device = dev
+        if link.a is dev:
+            self.port, self.peer, self.peer_port, self.offset = link.a_port, link.b, link.b_port, 0
+        else:
+            self.port, self.peer, self.peer_port, self.offset = link.b_port, link.a, link.a_port, 1
+
+    @property
+    def is_upper(self):
+        """True on the upper-tier end (the leaf of a server link, the spine of a leaf link)."""
+        return self.offset == 0
+
+    @property
+    def ipv4(self):
+        """Own address with its /31, or None on unrouted links."""
+        base = self.link.ipv4
+        return None if base is None else cidr(base + self.offset, 31)
+
+    @property
+    def ipv6(self):
+        base = self.link.ipv6
+        return None if base is None else cidr(base + self.offset, 127, 6)
+
+    @property
+    def peer_ipv4(self):
+        """The peer's address, without prefix (a BGP neighbour, a next hop)."""
+        base = self.link.ipv4
+        return None if base is None else fmt(base + 1 - self.offset)
+
+    @property
+    def peer_ipv6(self):
+        base = self.link.ipv6
+        return None if base is None else fmt(base + 1 - self.offset, 6)
+
 
 class Plan:
-    def __init__(self, spec, catalog):
+    """The planned cluster. ``sizing`` holds the tier numbers; ``servers``, ``backend`` and
+    ``frontend`` (Tiers, or None) the devices of each network in position order."""
+
+    def __init__(self, spec, catalog, sizing):
         self.spec = spec
         self.catalog = catalog
+        self.sizing = sizing
+        self.servers = []
+        self.backend = None
+        self.frontend = None
         self.devices = []
         self.links = []
         self.racks = []

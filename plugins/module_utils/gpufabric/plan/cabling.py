@@ -1,0 +1,111 @@
+"""Ports to links: which port of which device each cable joins.
+
+A server's position in its scalable unit (or leaf pair) is its leaf port; leaf uplink k goes to
+spine k // links_to_each_spine of its pod; spine uplink k to superspine k // links_to_each_superspine
+of its plane; every device's management ports land on the OOB switch of its own rack.
+"""
+from .model import Device, Link
+
+
+def _port_names(model, indices):
+    return [model.ports[i][0] for i in indices]
+
+
+def backend(plan):
+    sizing = plan.sizing
+    clos, rails, leaves = sizing.backend, sizing.rails, plan.backend.leaves
+    server_model = sizing.server_model
+    nics = [n["name"] for n in server_model.backend_nics]
+    down = _port_names(clos.leaf_model, clos.leaf_down)
+    speed = server_model.backend_nics[0]["speed"]
+    connect = plan.connect
+    for dev in plan.servers:
+        unit, pos = divmod(dev.index, sizing.servers_per_unit)
+        for rail in range(rails):
+            connect(Link("backend", "server", leaves[unit * rails + rail], down[pos], dev, nics[rail], speed))
+    if clos.tiers < 2:
+        return
+    planes = sizing.design == "rail_planes"
+    _fabric(plan, "backend", clos, plan.backend,
+            lambda leaf: (leaf.plane, leaf.index // rails if planes else leaf.index))
+
+
+def _fabric(plan, network, clos, tiers, plane_and_position):
+    connect = plan.connect
+    leaf_up = _port_names(clos.leaf_model, clos.leaf_up)
+    spine_down = _port_names(clos.spine_model, clos.spine_down)
+    speed = clos.leaf_model.ports[clos.leaf_up[0]][1]
+    per_group, per_spine = clos.spines_per_group, clos.links_to_each_spine
+    spines = tiers.spines
+    for leaf in tiers.leaves:
+        plane, pos = plane_and_position(leaf)
+        pod, in_pod = divmod(pos, clos.leaves_per_pod)
+        first = (pod * clos.planes + plane) * per_group
+        for k, port in enumerate(leaf_up):
+            j, nth = divmod(k, per_spine)
+            connect(Link(network, "leaf-spine", spines[first + j], spine_down[in_pod * per_spine + nth], leaf,
+                         port, speed))
+    if clos.tiers < 3:
+        return
+    spine_up = _port_names(clos.spine_model, clos.spine_up)
+    super_down = _port_names(clos.super_model, clos.super_down)
+    speed = clos.spine_model.ports[clos.spine_up[0]][1]
+    per_plane, per_super = clos.superspines_per_plane, clos.links_to_each_superspine
+    supers = tiers.superspines
+    for spine in spines:
+        first = (spine.plane * per_group + spine.index % per_group) * per_plane
+        for k, port in enumerate(spine_up):
+            s, nth = divmod(k, per_super)
+            connect(Link(network, "spine-superspine", supers[first + s], super_down[spine.pod * per_super + nth],
+                         spine, port, speed))
+
+
+def frontend(plan):
+    sizing = plan.sizing
+    clos, leaves = sizing.frontend, plan.frontend.leaves
+    ports = clos.leaf_model.ports
+    down = _port_names(clos.leaf_model, clos.leaf_down)
+    server_ports = sizing.server_model.frontend_ports
+    connect = plan.connect
+    for dev in plan.servers:
+        pair, pos = divmod(dev.index, sizing.servers_per_pair)
+        for side in (0, 1):
+            connect(Link("frontend", "server", leaves[2 * pair + side], down[pos], dev, server_ports[side]["name"],
+                         server_ports[side]["speed"]))
+    for pair in range(sizing.leaf_pairs):
+        for port in clos.leaf_reserved:
+            connect(Link("frontend", "peer", leaves[2 * pair], ports[port][0], leaves[2 * pair + 1],
+                         ports[port][0], ports[port][1]))
+    if clos.tiers >= 2:
+        _fabric(plan, "frontend", clos, plan.frontend, lambda leaf: (0, leaf.index))
+
+
+def oob(plan, namer):
+    """One or more management switches per rack (created here, as their number follows the ends);
+    each BMC, host management port and switch management port takes the port its slot gives."""
+    sizing = plan.sizing
+    model, per_rack = sizing.oob_model, sizing.oob_switches_per_rack
+    access = _port_names(model, sizing.oob_access_ports)
+    speed = model.ports[sizing.oob_access_ports[0]][1]
+    by_rack = {}
+    for dev in plan.devices:
+        by_rack.setdefault(dev.rack.ordinal, []).append(dev)
+    for ordinal in sorted(by_rack):
+        devs = by_rack[ordinal]
+        rack = devs[0].rack
+        ends = []
+        for dev in devs:
+            if dev.role == "gpu_server":
+                ends.append((2 * dev.slot, dev, dev.model.bmc_port["name"]))
+                ends.append((2 * dev.slot + 1, dev, dev.model.mgmt_port["name"]))
+            else:
+                ends.append((dev.slot, dev, dev.model.mgmt_port))
+        switches = {}
+        for position, dev, port in sorted(ends, key=lambda end: end[0]):
+            k, port_index = divmod(position, len(access))
+            switch = switches.get(k)
+            if switch is None:
+                idx = rack.ordinal * per_rack + k
+                switch = switches[k] = plan.add(Device(namer.name("oob_switch", n=k + 1, index=idx, rack=rack.name),
+                                                       "oob_switch", model, idx, rack, None))
+            plan.connect(Link("oob", "oob", switch, access[port_index], dev, port, speed))

@@ -1,0 +1,116 @@
+"""The devices of the plan in position order: servers, then each network's leaves, spines and
+superspines. A device's ``index`` is its position within its role; addresses and ASNs derive from it."""
+from typing import List, NamedTuple
+
+from .clos import ceil_div
+from .model import Device
+
+
+class Tiers(NamedTuple):
+    leaves: List[Device]
+    spines: List[Device]
+    superspines: List[Device]
+
+
+def servers(plan, placement, namer):
+    sizing, per_rack = plan.sizing, plan.spec["servers"]["per_rack"]
+    model = sizing.server_model
+    for i in range(sizing.servers):
+        unit, pos = divmod(i, sizing.servers_per_unit)
+        rack = placement.rack(unit, pos // per_rack)
+        dev = Device(namer.name("server", n=i + 1, index=i, su=unit + 1, rack=rack.name), "gpu_server",
+                     model, i, rack, pos % per_rack, su=unit)
+        plan.servers.append(plan.add(dev))
+    return plan.servers
+
+
+def _clos(plan, namer, clos, network, leaf_place, leaf_fields, n_leaves, pods, spine_place, core_slot):
+    """Leaves (placed and named by the callers), spines per pod and plane, superspines per plane."""
+    leaves = []
+    for idx in range(n_leaves):
+        fields, plane, pos = leaf_fields(idx)
+        rack, slot = leaf_place(idx)
+        pod = pos // clos.leaves_per_pod if clos.tiers == 3 else 0
+        fields.update(index=idx, rack=rack.name, pod=pod + 1)
+        dev = Device(namer.name(network + "_leaf", **fields), network + "_leaf", clos.leaf_model, idx,
+                     rack, slot, rail=fields.get("rail"), su=fields.get("su", 0) - 1 if "su" in fields else None,
+                     pod=pod, plane=plane, side=fields.get("side"))
+        leaves.append(plan.add(dev))
+    spines, supers = [], []
+    # With rail planes, each backend plane is one rail's own fabric; its switches carry that rail.
+    rails = plan.sizing.design == "rail_planes" and network == "backend"
+    per_group = clos.spines_per_group
+    for pod in range(pods if clos.tiers else 0):
+        for plane in range(clos.planes):
+            for j in range(per_group):
+                idx = (pod * clos.planes + plane) * per_group + j
+                rack, slot = spine_place(pod, plane, j)
+                fields = dict(n=j + 1, index=idx, pod=pod + 1, plane=plane + 1, rack=rack.name,
+                              rail=plane if rails else "")
+                dev = Device(namer.name(network + "_spine", **fields), network + "_spine", clos.spine_model, idx,
+                             rack, slot, rail=plane if rails else None, pod=pod, plane=plane)
+                spines.append(plan.add(dev))
+    if clos.tiers == 3:
+        per_plane = clos.superspines_per_plane
+        for plane in range(clos.planes):
+            for j in range(per_group):
+                for k in range(per_plane):
+                    idx = (plane * per_group + j) * per_plane + k
+                    rack, slot = core_slot()
+                    fields = dict(n=k + 1, index=idx, plane=j + 1, rack=rack.name, rail=plane if rails else "")
+                    dev = Device(namer.name(network + "_superspine", **fields), network + "_superspine",
+                                 clos.super_model, idx, rack, slot, rail=plane if rails else None, plane=j)
+                    supers.append(plan.add(dev))
+    return Tiers(leaves, spines, supers)
+
+
+def backend(plan, placement, namer):
+    sizing = plan.sizing
+    clos, rails, planes = sizing.backend, sizing.rails, sizing.design == "rail_planes"
+
+    def leaf_fields(idx):
+        unit, rail = divmod(idx, rails)
+        return dict(rail=rail, su=unit + 1, n=unit + 1), (rail if planes else 0), (unit if planes else idx)
+
+    def spine_place(pod, plane, j):
+        if clos.tiers == 2:
+            return placement.core_slot()
+        return placement.network_slot(pod * sizing.units_per_pod,
+                                      placement.first_backend_spine_slot + plane * clos.spines_per_group + j)
+
+    plan.backend = _clos(plan, namer, clos, "backend",
+                         lambda idx: placement.network_slot(idx // rails, idx % rails), leaf_fields,
+                         sizing.scalable_units * rails, sizing.backend_pods, spine_place, placement.core_slot)
+    return plan.backend
+
+
+def frontend(plan, placement, namer):
+    sizing = plan.sizing
+    clos, per_pair, per_unit = sizing.frontend, sizing.servers_per_pair, sizing.servers_per_unit
+    per_pod = sizing.servers_per_frontend_pod
+
+    def pair_unit(pair):
+        return pair * per_pair // per_unit
+
+    def leaf_place(idx):
+        pair, side = divmod(idx, 2)
+        unit = pair_unit(pair)
+        in_unit = pair - ceil_div(unit * per_unit, per_pair)
+        return placement.network_slot(unit, placement.first_frontend_leaf_slot + 2 * in_unit + side)
+
+    def leaf_fields(idx):
+        pair, side = divmod(idx, 2)
+        return dict(n=pair + 1, side="ab"[side], su=pair_unit(pair) + 1), 0, idx
+
+    def spine_place(pod, plane, j):
+        if clos.tiers == 2:
+            return placement.core_slot()
+        unit = pod * per_pod // per_unit
+        in_unit = pod - ceil_div(unit * per_unit, per_pod)
+        return placement.network_slot(unit, placement.first_frontend_spine_slot + in_unit * clos.spines_per_group + j)
+
+    plan.frontend = _clos(plan, namer, clos, "frontend", leaf_place, leaf_fields, 2 * sizing.leaf_pairs,
+                          sizing.frontend_pods, spine_place, placement.core_slot)
+    for leaf in plan.frontend.leaves:
+        leaf.side = "ab"[leaf.index % 2]
+    return plan.frontend

@@ -1,0 +1,108 @@
+"""How many of everything: the numbers of each tier, decided once from the spec and the hardware.
+
+``Sizing`` is a value: computed by ``size`` before any device exists and never changed after, so
+every later step (placement, naming, cabling, addressing) reads the same numbers.
+"""
+from typing import NamedTuple, Optional
+
+from ..errors import SpecError
+from .clos import Clos, ceil_div
+
+
+class Sizing(NamedTuple):
+    design: str
+    server_model: object
+    rails: int                       # GPUs per server: one backend NIC, one rail each
+    servers: int
+    backend: Clos
+    servers_per_unit: int            # a scalable unit: the servers one rail leaf serves
+    scalable_units: int
+    max_servers: int                 # the largest cluster this backend hardware holds
+    backend_pods: int
+    units_per_pod: int
+    frontend: Optional[Clos]
+    servers_per_pair: int            # servers under one frontend leaf pair
+    leaf_pairs: int
+    frontend_pods: int
+    servers_per_frontend_pod: int
+    oob_model: object
+    oob_access_ports: tuple          # port indices of the OOB switch model that face devices
+    oob_switches_per_rack: int
+    switches_per_rack: int
+
+
+def _backend(spec, catalog, server_model):
+    be = spec["backend"]
+    design = be["design"]
+    rails = server_model.gpus
+    if design == "rail_only":
+        for key in ("spine", "superspine"):
+            if be[key] is not None:
+                raise SpecError("backend." + key, "rail_only has no %ss: remove backend.%s or choose "
+                                "rail_optimized or rail_planes" % (key, key))
+    elif be["spine"] is None:
+        raise SpecError("backend.spine", "missing: %s needs spines (or choose design rail_only)" % design)
+    # Leaves that must share a pod: a scalable unit's rails, except with rail planes (one per plane).
+    group = 1 if design == "rail_planes" else rails
+    planes = rails if design == "rail_planes" else 1
+    nic_speeds = [n["speed"] for n in server_model.backend_nics]
+    return Clos("backend", "backend", catalog, be["leaf"], be["spine"], be["superspine"], group, planes,
+                nic_speeds, label=design)
+
+
+def _frontend(spec, catalog, server_model):
+    fe = spec["frontend"]
+    ports = server_model.frontend_ports
+    if len(ports) < 2:
+        raise SpecError("servers.model", "%s has %d frontend port(s); a dual-homed frontend needs 2 "
+                        "(add frontend_ports to the model or remove the frontend section)" % (
+                            server_model.name, len(ports)))
+    peer = fe["peer_links"] if fe["peer_links"] is not None else (2 if fe["dual_homing"] == "mclag" else 0)
+    if fe["dual_homing"] == "evpn_mh" and peer:
+        raise SpecError("frontend.peer_links", "EVPN multihoming has no peer link: set it to 0 or use mclag")
+    return Clos("frontend", "frontend", catalog, fe["leaf"], fe["spine"], fe["superspine"], 2, 1,
+                [p["speed"] for p in ports[:2]], reserve_up=peer, label="frontend")
+
+
+def size(spec, catalog):
+    server_model = catalog.server(spec["servers"]["model"], "servers.model")
+    rails, servers = server_model.gpus, spec["servers"]["count"]
+    design = spec["backend"]["design"]
+    backend = _backend(spec, catalog, server_model)
+    per_unit = backend.downlinks
+    units = ceil_div(servers, per_unit)
+    group = 1 if design == "rail_planes" else rails
+    leaves_per_plane = units * group
+    if design == "rail_only":
+        max_servers = per_unit
+        if units > 1:
+            raise SpecError("servers.count", "rail_only with %d-port switches holds at most %d GPUs; the spec asks "
+                            "for %d: use rail_optimized or a larger switch" % (
+                                len(backend.leaf_model.ports), per_unit * rails, servers * rails))
+    else:
+        max_servers = backend.max_leaves // group * per_unit
+        backend.check_fits(leaves_per_plane, servers, max_servers, rails)
+
+    frontend = _frontend(spec, catalog, server_model) if spec["frontend"] is not None else None
+    per_pair = pairs = fe_pods = per_fe_pod = 0
+    if frontend:
+        per_pair = frontend.downlinks
+        pairs = ceil_div(servers, per_pair)
+        frontend.check_fits(2 * pairs, servers, frontend.max_leaves // 2 * per_pair, rails)
+        fe_pods = 1 if frontend.tiers < 3 else frontend.pods_for(2 * pairs)
+        per_fe_pod = frontend.leaves_per_pod // 2 * per_pair
+
+    oob_model = catalog.switch(spec["oob"]["switch"]["model"], "oob.switch.model")
+    access = tuple(oob_model.usable("down") + oob_model.usable("any"))
+    if not access:
+        raise SpecError("oob.switch.model", "%s has no access ports (groups with use down or any)" % oob_model.name)
+    per_rack = spec["layout"]["switches_per_rack"]
+    # A server rack holds two OOB ends per server (BMC, host port); a network rack one per switch.
+    oob_per_rack = ceil_div(max(2 * spec["servers"]["per_rack"], per_rack), len(access))
+    return Sizing(
+        design=design, server_model=server_model, rails=rails, servers=servers, backend=backend, servers_per_unit=per_unit,
+        scalable_units=units, max_servers=max_servers,
+        backend_pods=1 if backend.tiers < 3 else backend.pods_for(leaves_per_plane),
+        units_per_pod=backend.leaves_per_pod // group, frontend=frontend, servers_per_pair=per_pair,
+        leaf_pairs=pairs, frontend_pods=fe_pods, servers_per_frontend_pod=per_fe_pod, oob_model=oob_model,
+        oob_access_ports=access, oob_switches_per_rack=oob_per_rack, switches_per_rack=per_rack)
