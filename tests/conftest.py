@@ -11,6 +11,22 @@ sys.path.insert(0, os.path.join(ROOT, "plugins", "module_utils"))
 EXAMPLES = ("lab", "metalsoft-16k", "superpod-1k", "h100-100k")
 
 
+def _shared_dir():
+    """../shared beside the checkout; for a git worktree, beside the main checkout it belongs to."""
+    candidates = [os.path.join(ROOT, "..", "shared")]
+    dot_git = os.path.join(ROOT, ".git")
+    if os.path.isfile(dot_git):
+        with open(dot_git) as f:
+            gitdir = f.read().split("gitdir:", 1)[-1].strip()  # <main>/.git/worktrees/<name>
+        candidates.append(os.path.join(gitdir, "..", "..", "..", "..", "shared"))
+    return os.path.realpath(next((c for c in candidates if os.path.isdir(c)), candidates[0]))
+
+
+SHARED = _shared_dir()
+SONIC_REFERENCE = os.path.join(SHARED, "sonic-reference")
+YANG_MODELS = os.path.join(SONIC_REFERENCE, "yang-models")
+
+
 def load_example(name):
     with open(os.path.join(ROOT, "inventories", name, name + ".topology.yml")) as f:
         return yaml.safe_load(f)
