@@ -1,17 +1,7 @@
 """The hardware catalog: built-in models (data/hardware.yml) plus the spec's own `models`."""
-import os
-
-try:  # PyYAML comes with ansible-core; the guard only keeps module import checks quiet without it
-    import yaml
-except ImportError:  # pragma: no cover
-    yaml = None
-
+from .datafiles import load
 from .errors import SpecError
 from .spec import SERVER_MODEL, SWITCH_MODEL
-
-_DATA = os.path.join(os.path.dirname(__file__), "data", "hardware.yml")
-_builtin = None
-
 
 class SwitchModel:
     """A switch model with its ports expanded: (name, speed, use, form_factor) per front-panel port."""
@@ -56,19 +46,9 @@ class ServerModel:
                             "backend NIC per GPU" % (len(self.backend_nics), self.gpus))
 
 
-def _load_builtin():
-    global _builtin
-    if _builtin is None:
-        if yaml is None:
-            raise SpecError("", "PyYAML is required to read the hardware catalog: pip install pyyaml")
-        with open(_DATA) as f:
-            _builtin = yaml.safe_load(f)
-    return _builtin
-
-
 class Catalog:
     def __init__(self, spec_models=None):
-        data = _load_builtin()
+        data = load("hardware")
         spec_models = spec_models or {}
         self.switches = {}
         self.servers = {}

@@ -4,35 +4,18 @@ The profile comes from data/qos_profiles.yml by name; the spec may pick another 
 any key. The result is NOS-neutral maps that every backend switch port shares, so both ends of a
 backend link always carry identical PFC and ECN settings.
 """
-import copy
-import os
-
+from ..datafiles import load, merge
 from ..errors import SpecError
 
-_DATA = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "qos_profiles.yml")
 TRAFFIC_CLASSES = range(8)
-
-
-def _load_profiles():
-    import yaml  # here, not at the top: Ansible's import sanity test loads module_utils without PyYAML
-
-    with open(_DATA, encoding="utf-8") as f:
-        return yaml.safe_load(f)
-
-
-def _deep_merge(base, override):
-    out = dict(base)
-    for key, value in override.items():
-        out[key] = _deep_merge(base[key], value) if isinstance(value, dict) and isinstance(base.get(key), dict) else value
-    return out
 
 
 def resolve_profile(name, overrides=None):
     """The named profile with ``overrides`` merged in, as NOS-neutral maps (one per fabric, shared)."""
-    profiles = _load_profiles()
+    profiles = load("qos_profiles")
     if name not in profiles:
         raise SpecError("switch_config.qos_profile", "unknown QoS profile %r; known: %s" % (name, ", ".join(sorted(profiles))))
-    raw = _deep_merge(copy.deepcopy(profiles[name]), overrides or {})
+    raw = merge(profiles[name], overrides)
     dscp_to_tc = {dscp: raw["default_traffic_class"] for dscp in range(64)}
     for cls in raw["classes"]:
         for dscp in cls["dscp"]:
