@@ -1,15 +1,20 @@
-"""Cabling plan: one cable per link, unique and growth-stable IDs, lengths and media from the layout."""
+"""Cabling plan: one cable per link, unique and growth-stable IDs, lengths and media from the layout;
+the switches size PFC headroom (CABLE_LENGTH) for the cable the plan orders."""
 import csv
 import io
+import json
 
 import pytest
 
 from conftest import load_example
 from docs_helpers import cables_of, plan_of
-from gpufabric.docs.cabling import Geometry, Optics, cable_row, plan_cables, render_cabling
+from gpufabric.build import render_sonic
+from gpufabric.docs.cabling import Media, Optics, cable_row, plan_cables, render_cabling
 from gpufabric.docs.settings import defaults, settings_for
-from gpufabric.plan.model import Rack
 from gpufabric.plan import build_plan
+from gpufabric.plan.cables import CableLengths
+from gpufabric.plan.model import Rack
+from gpufabric.render.sonic_config_db import cable_step
 
 
 @pytest.mark.parametrize("name", ["lab", "superpod-1k", "metalsoft-16k"])
@@ -40,11 +45,15 @@ def _rack(row, column):
     return Rack("r%d-%d" % (row, column), row, column, "network", 0)
 
 
+def _lengths():
+    settings = defaults()
+    return CableLengths(settings["layout"], settings["stock_lengths_m"])
+
+
 def test_length_grows_with_distance():
-    geo = Geometry(defaults())
     here = _rack(0, 0)
     racks = [here, _rack(0, 1), _rack(0, 5), _rack(1, 5), _rack(4, 5), _rack(40, 20)]
-    lengths = [geo.length(here, r) for r in racks]
+    lengths = [_lengths().estimate(here, r) for r in racks]
     assert lengths == sorted(lengths) and len(set(lengths)) == len(lengths)
 
 
@@ -52,15 +61,40 @@ def test_length_grows_with_distance():
                                                   (50, 400, "AOC"), (70, 400, "SR"), (300, 400, "DR"),
                                                   (1000, 400, "FR"), (3000, 400, "LR"), (2, 1, "Cat6")])
 def test_media_by_reach(length, speed, media):
-    geo = Geometry(defaults())
-    assert geo.choose_media(geo.stock(length), speed)["name"] == media
+    assert Media(defaults()).choose(_lengths().stock(length), speed)["name"] == media
 
 
-def test_layout_override_moves_the_core_row():
-    plan = plan_of("lab")
+def test_layout_in_the_spec_moves_the_core_row():
     core = [c for c in cables_of("lab") if c.link.a.rack.row < 0 and c.link.b.rack.row >= 0]
-    far = plan_cables(plan, settings_for(plan, {"layout": {"core_row": 30}}), [c.link for c in core])
-    assert core and all(f.length > c.length for f, c in zip(far, core))
+    spec = load_example("lab")
+    spec["docs"] = {"layout": {"core_row": 30}}
+    plan = build_plan(spec)
+    far = {(c.link.a.name, c.link.a_port): c for c in plan_cables(plan, settings_for(plan))}
+    assert core and all(far[(c.link.a.name, c.link.a_port)].length > c.length for c in core)
+
+
+@pytest.mark.parametrize("name", ["lab", "superpod-1k", "twin-256", "planes-3tier-small", "railonly-small"])
+def test_switch_cable_length_is_the_class_of_the_ordered_cable(name):
+    """Every cabled port with a CABLE_LENGTH (the PFC headroom class) has the class of the stock
+    length the cabling plan orders for that very cable, at both ends."""
+    plan = plan_of(name)
+    rows = list(csv.DictReader(io.StringIO(render_cabling(plan, cables_of(name), settings_for(plan))
+                                           ["docs/cabling.csv"])))
+    ordered = {}
+    for row in rows:
+        for side in "ab":
+            ordered[(row[side + "_device"], row[side + "_port"])] = float(row["stock_length_m"])
+    checked = 0
+    for path, text in render_sonic(plan).items():
+        if not path.endswith("config_db.json"):
+            continue
+        host = path.split("/")[1]
+        for port, length in json.loads(text).get("CABLE_LENGTH", {}).get("AZURE", {}).items():
+            assert (host, port) in ordered, "CABLE_LENGTH of %s %s, a port the cabling plan has no cable for" % (
+                host, port)
+            assert length == "%dm" % cable_step(ordered[(host, port)]), (host, port)
+            checked += 1
+    assert checked >= sum(1 for row in rows if row["network"] == "backend")
 
 
 def test_optics_named_by_speed_media_and_cage():

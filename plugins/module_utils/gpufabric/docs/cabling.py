@@ -1,11 +1,10 @@
-"""The cabling plan: one cable per plan link, with a position-based ID, an estimated length from
-the rack layout, a media chosen by reach, and a label for each end.
+"""The cabling plan: one cable per plan link, with a position-based ID, the plan's length for it
+(plan/cables.py), a media chosen by reach, and a label for each end.
 
 Cable IDs come from where end B (the lower tier: server, leaf, spine) is plugged in: its rack, its
 slot in the rack and its port. A port holds one cable, so the ID is unique, and growing the cluster
 (which adds racks and devices at the end) never changes the ID of a cable already installed.
 """
-import bisect
 import csv
 import io
 
@@ -38,37 +37,14 @@ def cable_id(link):
     return "%s-s%02d-%s" % (b.rack.name, b.slot + 1, link.b_port)
 
 
-class Geometry:
-    """Cable length and media from rack positions; see layout in data/docs_defaults.yml."""
+class Media:
+    """The media of a cable by its stock length and speed; see media in data/docs_defaults.yml."""
 
     def __init__(self, settings):
-        self.layout = settings["layout"]
-        self.stock_lengths = sorted(settings["stock_lengths_m"])
         self.media = settings["media"]
         self.rj45 = settings["rj45"]
-        self._cache = {}
 
-    def position(self, rack):
-        lay = self.layout
-        row = lay["core_row"] if rack.row < 0 else rack.row
-        return rack.column * lay["rack_width_m"], row * lay["row_pitch_m"]
-
-    def length(self, rack_a, rack_b):
-        """Overhead trays run along rows and across them (Manhattan distance), and each end drops
-        from the tray to its port; both ends in one rack use a fixed in-rack length."""
-        lay = self.layout
-        if rack_a is rack_b:
-            routed = lay["in_rack_m"]
-        else:
-            (xa, ya), (xb, yb) = self.position(rack_a), self.position(rack_b)
-            routed = abs(xa - xb) + abs(ya - yb) + 2 * lay["tray_drop_m"]
-        return round(routed * (1 + lay["slack_ratio"]) + lay["slack_m"], 1)
-
-    def stock(self, length):
-        i = bisect.bisect_left(self.stock_lengths, length)
-        return self.stock_lengths[min(i, len(self.stock_lengths) - 1)]
-
-    def choose_media(self, stock, speed):
+    def choose(self, stock, speed):
         if speed <= self.rj45["max_speed_gbps"]:
             return self.rj45
         for media in self.media:
@@ -76,20 +52,21 @@ class Geometry:
                 return media
         return self.media[-1]
 
-    def cable(self, link):
-        key = (link.a.rack.ordinal, link.b.rack.ordinal, link.speed)
-        found = self._cache.get(key)
-        if found is None:
-            length = self.length(link.a.rack, link.b.rack)
-            stock = self.stock(length)
-            found = self._cache[key] = (length, stock, self.choose_media(stock, link.speed))
-        return Cable(link, *found)
-
 
 def plan_cables(plan, settings, links=None):
-    """A Cable for every link (of ``links``, default all of the plan's), in plan order."""
-    geometry = Geometry(settings)
-    return [geometry.cable(link) for link in (plan.links if links is None else links)]
+    """A Cable for every link (of ``links``, default all of the plan's), in plan order; lengths are
+    the plan's (plan/cables.py), the ones the switch configs size their buffers for."""
+    media, lengths = Media(settings), plan.cable_lengths
+    chosen = {}
+    out = []
+    for link in plan.links if links is None else links:
+        length, stock = lengths.of(link)
+        key = (stock, link.speed)
+        kind = chosen.get(key)
+        if kind is None:
+            kind = chosen[key] = media.choose(stock, link.speed)
+        out.append(Cable(link, length, stock, kind))
+    return out
 
 
 class Optics:

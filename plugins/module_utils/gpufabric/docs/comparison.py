@@ -10,7 +10,7 @@ from ..plan import build_plan
 from ..plan.clos import ceil_div, split_ports
 from ..spec import DESIGNS
 from .bom import Bom, Pricing, add_cable, aoc_cables, tally
-from .cabling import Cable, Geometry, Optics, plan_cables
+from .cabling import Cable, Media, Optics, plan_cables
 from .markdown import count, money, table
 
 MIDDLE_OF_RACK = "middle_of_rack"
@@ -136,7 +136,7 @@ def middle_of_rack(plan, cables, settings, optics):
         row.switches["backend_superspine"] = ceil_div(links["spine-superspine"], len(ss_down))
         bom.add("switches", super_model.name, (super_model.name,), (super_model.name,),
                 n=row.switches["backend_superspine"])
-    geometry = Geometry(settings)
+    media, lengths = Media(settings), plan.cable_lengths
     cables = _backend(cables)
     for tier, n in links.items():
         sample = _most_common_cable(cables, tier)
@@ -145,9 +145,8 @@ def middle_of_rack(plan, cables, settings, optics):
             return row
         if tier == "server":
             rack = sample.link.b.rack
-            length = geometry.length(rack, rack)
-            stock = geometry.stock(length)
-            sample = Cable(sample.link, length, stock, geometry.choose_media(stock, sample.link.speed))
+            length, stock = lengths.between(rack, rack)
+            sample = Cable(sample.link, length, stock, media.choose(stock, sample.link.speed))
         add_cable(bom, sample, optics, n)
         if sample.media.get("optical") and not sample.media.get("transceivers"):
             row.aoc += n

@@ -6,6 +6,7 @@ already allocated. The steps, each in its own module:
 
     sizing     how many of everything (a value, computed once)
     placement  racks and slots
+    cables     the length of every cable (ordered and configured)
     naming     hostnames
     devices    servers, leaves, spines, superspines in position order
     cabling    ports to links
@@ -18,6 +19,7 @@ from ..spec import validate
 from ..summary import summarize
 from . import cabling, devices
 from .addressing import Pools, asns, frontend as frontend_addresses, links, loopbacks, management
+from .cables import CableLengths
 from .model import Device, Link, LinkEnd, Plan, Rack  # noqa: F401  (the plan's types, for readers)
 from .naming import Namer
 from .placement import Placement
@@ -51,6 +53,7 @@ def build_plan(raw_spec):
     management.assign(plan, pools)
     pools.check_overlap()
     plan.racks = placement.racks()
+    plan.cable_lengths = CableLengths.for_spec(spec)
     plan.summary = summarize(plan)
     return plan
 

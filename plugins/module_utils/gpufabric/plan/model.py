@@ -119,6 +119,7 @@ class Plan:
         self.spec = spec
         self.catalog = catalog
         self.sizing = sizing
+        self.cable_lengths = None   # CableLengths: every link's length, for the cabling plan and the switches
         self.servers = []
         self.backend = None
         self.frontend = None

@@ -1,4 +1,4 @@
-"""A fast block-style YAML writer for plain data (dict, list, str, int, bool, None).
+"""A fast block-style YAML writer for plain data (dict, list, str, int, float, bool, None).
 
 PyYAML's dumper, even with libyaml, spends ~6 ms per structured config; a fabric of thousands of
 switches would spend most of its build there. Strings that YAML would read as something else (or
@@ -26,6 +26,9 @@ def _scalar(value):
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
+    if isinstance(value, float):
+        # repr is the shortest text that reads back as the same float (finite values only here)
+        return repr(value)
     text = _SPELLING.get(value)
     if text is None:
         plain = _PLAIN.match(value) and not _TYPED.match(value) and not value.endswith(" ")

@@ -22,7 +22,7 @@ def _base(dev, ctx, network):
         value = getattr(dev, key)
         if value is not None:
             out[key] = value
-    out["ethernet_interfaces"] = ethernet_interfaces(dev, ctx.plan.spec, network)
+    out["ethernet_interfaces"] = ethernet_interfaces(dev, ctx.plan, network)
     return out
 
 

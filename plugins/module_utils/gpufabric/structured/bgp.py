@@ -6,7 +6,6 @@ parallel links to one neighbour below, whichever is larger.
 from collections import Counter
 
 from ..ipam import cidr, fmt
-from .interfaces import link_end
 
 UPLINK_TIERS = ("leaf-spine", "spine-superspine")
 # RFC 7938 section 6.1 suggests fast timers where BFD is unavailable; with BFD they are a second line.
@@ -30,11 +29,11 @@ def bgp_config(dev, own_ipv4_networks=(), summaries=(), allowas_in=0):
     routed = [link for link in dev.links if link.tier in UPLINK_TIERS and link.ipv4 is not None]
     neighbors = []
     for link in routed:
-        own, peer, peer_port, ipv4, _ipv6 = link_end(link, dev)
-        peer_ip = fmt(link.ipv4 + (1 if link.a is dev else 0))
-        neighbors.append({"ip": peer_ip, "remote_as": peer.asn, "peer": peer.name, "peer_interface": peer_port,
-                          "interface": own, "local_ip": ipv4.split("/")[0],
-                          "description": "%s %s" % (peer.name, peer_port)})
+        end = link.end(dev)
+        peer = end.peer
+        neighbors.append({"ip": end.peer_ipv4, "remote_as": peer.asn, "peer": peer.name,
+                          "peer_interface": end.peer_port, "interface": end.port, "local_ip": end.ipv4.split("/")[0],
+                          "description": "%s %s" % (peer.name, end.peer_port)})
     return {
         "asn": dev.asn,
         "router_id": fmt(dev.loopback),
