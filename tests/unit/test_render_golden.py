@@ -1,5 +1,6 @@
-"""The lab's whole build (plan, switch configs, documentation), byte for byte, against
-tests/golden/lab/rendered/; and the build's atomic, idempotent write.
+"""Whole builds (plan, switch configs, documentation), byte for byte, against
+tests/golden/<cluster>/rendered/: the lab (rail_optimized, two tiers, frontend), a three-tier
+rail_planes fabric and a rail_only one; and the build's atomic, idempotent write.
 
 Regenerate after a reviewed change of output: `make golden` (GOLDEN_UPDATE=1). SVG files are left
 out: their bytes depend on the Graphviz version; their DOT sources are compared.
@@ -7,14 +8,14 @@ out: their bytes depend on the Graphviz version; their DOT sources are compared.
 import os
 import shutil
 
+import pytest
 import yaml
 
 from conftest import ROOT, load_example
 from gpufabric.build import render_all, render_structured, structured, write_build
 from gpufabric.plan import build_plan
 
-# rendered/ of its own: tests/golden/lab/ also holds other golden files (the inventory's).
-GOLDEN = os.path.join(ROOT, "tests", "golden", "lab", "rendered")
+GOLDEN_BUILDS = ("lab", "planes-3tier-small", "railonly-small")
 
 
 def _tree(root):
@@ -27,16 +28,19 @@ def _tree(root):
     return out
 
 
-def test_lab_build_matches_the_golden_files():
-    files = {rel: text for rel, text in render_all(build_plan(load_example("lab"))).items()
+@pytest.mark.parametrize("name", GOLDEN_BUILDS)
+def test_build_matches_the_golden_files(name):
+    # rendered/ of its own: tests/golden/lab/ also holds other golden files (the inventory's).
+    root = os.path.join(ROOT, "tests", "golden", name, "rendered")
+    files = {rel: text for rel, text in render_all(build_plan(load_example(name))).items()
              if not rel.endswith(".svg")}
     if os.environ.get("GOLDEN_UPDATE"):
-        shutil.rmtree(GOLDEN, ignore_errors=True)
+        shutil.rmtree(root, ignore_errors=True)
         for rel, text in files.items():
-            os.makedirs(os.path.dirname(os.path.join(GOLDEN, rel)), exist_ok=True)
-            with open(os.path.join(GOLDEN, rel), "w", encoding="utf-8") as f:
+            os.makedirs(os.path.dirname(os.path.join(root, rel)), exist_ok=True)
+            with open(os.path.join(root, rel), "w", encoding="utf-8") as f:
                 f.write(text)
-    golden = _tree(GOLDEN)
+    golden = _tree(root)
     assert sorted(golden) == sorted(files), "files added or missing; see the docstring to regenerate"
     for rel, text in files.items():
         assert golden[rel] == text, "%s differs from the golden file; see the docstring to regenerate" % rel
