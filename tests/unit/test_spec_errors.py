@@ -125,3 +125,22 @@ def test_spine_count_must_divide_uplinks():
 def test_speed_mismatch():
     err = error_of(lab(backend__leaf={"model": "S5232F-ON", "downlinks": 2, "uplinks": 2}))
     assert err.path == "backend.leaf.model" and "400" in str(err) and "100" in str(err)
+
+
+def test_rail_only_counts_the_ports_that_face_gpus():
+    # a Z9332F-ON has 32 x 400G ports and two 10G ports that carry no GPU
+    spec = lab(backend__design="rail_only", backend__spine=None, backend__leaf={"model": "Z9332F-ON"},
+               servers__count=33)
+    assert "rail_only with 32-port switches holds at most 256 GPUs" in str(error_of(spec))
+
+
+def test_three_tier_limit_advice_matches_the_superspine_count():
+    spec = copy.deepcopy(load_example("metalsoft-16k"))
+    spec["servers"]["count"] = 60000
+    spec["frontend"] = None
+    msg = str(error_of(spec))
+    # 8 links from each spine to each superspine: more superspines would add pods
+    assert "three-tier" in msg and "raise backend.superspine.count up to 32" in msg
+    spec["backend"]["superspine"]["count"] = 32
+    msg = str(error_of(spec))
+    assert "more superspines cannot add pods" in msg and "raise" not in msg

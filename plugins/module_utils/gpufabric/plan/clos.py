@@ -141,11 +141,19 @@ class Clos:
                                 self.label, leaves_per_plane, what, self.links_to_each_spine, self.spine_model.name,
                                 len(self.spine_down), self.path, servers_max, servers_max * gpus_per_server,
                                 servers_needed))
+        # More superspines only help while each spine still sends several links to one superspine;
+        # at one link each, the superspine's port count is the limit.
+        if self.links_to_each_superspine > 1:
+            advice = "raise %s.superspine.count up to %d (one link from each spine to each superspine) or use a " \
+                     "larger superspine" % (self.path, len(self.spine_up))
+        else:
+            advice = "use a superspine with more ports (each spine already has one link to every superspine, so " \
+                     "more superspines cannot add pods) or a larger spine"
         raise SpecError(self.path, "a three-tier %s needs %d pods in %s but a %s superspine with %d downlinks and %d "
-                        "link(s) to each spine holds %d: raise superspine.count, use a larger superspine "
-                        "(this hardware holds at most %d servers, %d GPUs; the spec asks for %d servers)" % (
+                        "link(s) to each spine holds %d: %s (this hardware holds at most %d servers, %d GPUs; the "
+                        "spec asks for %d servers)" % (
                             self.label, self.pods_for(leaves_per_plane), what, self.super_model.name,
-                            len(self.super_down), self.links_to_each_superspine, self.max_pods, servers_max,
+                            len(self.super_down), self.links_to_each_superspine, self.max_pods, advice, servers_max,
                             servers_max * gpus_per_server, servers_needed))
 
     def oversubscription(self):

@@ -76,9 +76,11 @@ def size(spec, catalog):
     if design == "rail_only":
         max_servers = per_unit
         if units > 1:
+            # Count the ports that can face GPUs, not every port of the model (a Z9332F-ON has 32
+            # x 400G plus two 10G ports that carry no GPU).
             raise SpecError("servers.count", "rail_only with %d-port switches holds at most %d GPUs; the spec asks "
                             "for %d: use rail_optimized or a larger switch" % (
-                                len(backend.leaf_model.ports), per_unit * rails, servers * rails))
+                                backend.downlinks, per_unit * rails, servers * rails))
     else:
         max_servers = backend.max_leaves // group * per_unit
         backend.check_fits(leaves_per_plane, servers, max_servers, rails)
