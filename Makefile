@@ -28,7 +28,7 @@ ANSIBLE_TEST_GET_PIP := $(HOME)/.ansible/test/cache/get_pip_24_2.py
 SANITY_SKIP :=
 
 .PHONY: setup system-packages collection-link test unit integration system molecule sanity lint \
-	demo bench docs golden clean
+	demo bench docs golden ee-context clean
 
 setup: system-packages $(VENV)/.stamp collection-link
 
@@ -128,6 +128,13 @@ docs: setup
 # Accept reviewed changes of rendered output: rewrite every golden file, then review `git diff tests/golden`.
 golden: setup
 	GOLDEN_UPDATE=1 pytest tests/unit tests/integration -q
+
+# The execution environment's build context (context/): this collection's tarball plus
+# ansible-builder's output; then `podman build -t gpucluster-fabric-ee context/` (docs/awx.md).
+ee-context: setup
+	rm -rf build/dist
+	ansible-galaxy collection build --output-path build/dist .
+	ansible-builder create --file execution-environment.yml --context context
 
 clean:
 	rm -rf build .venv collections

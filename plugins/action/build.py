@@ -7,9 +7,11 @@ from __future__ import annotations
 import os
 
 from ansible.plugins.action import ActionBase
+from ansible.utils.display import Display
 
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.build import write_build
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric import build
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.progress import Progress, selected_stages
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import plan_for_task
 
 # Enough to see what a change touched without flooding the output of a fabric-wide change.
@@ -18,19 +20,36 @@ SHOWN_PATHS = 50
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
-    _VALID_ARGS = frozenset(("spec", "build_dir"))
+    _VALID_ARGS = frozenset(("spec", "build_dir", "devices"))
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
         args = self._task.args
         task_vars = task_vars or {}
+        progress = Progress("build", Display().display)
         try:
             path, plan, build_dir = plan_for_task(args, task_vars)
         except SpecError as exc:
             return dict(result, failed=True, msg=str(exc))
-        changed = write_build(plan, build_dir, check=self._task.check_mode)
-        switches = sum(1 for dev in plan.devices if dev.role != "gpu_server")
-        result.update(changed=bool(changed), spec=path, cluster=plan.summary["cluster"],
-                      build_root=os.path.join(build_dir, plan.summary["cluster"]), switches=switches,
-                      changed_count=len(changed), changed_paths=changed[:SHOWN_PATHS])
+        progress.phase("spec and plan", len(plan.devices), "devices", progress.elapsed())
+        devices = args.get("devices")
+        if devices is not None:
+            known = {dev.name for dev in plan.devices}
+            unknown = sorted(set(devices) - known)
+            if unknown:
+                return dict(result, failed=True, msg="devices: %s not in the plan of %s" % (", ".join(unknown[:5]), path))
+        stages = selected_stages(list(build.STAGES), task_vars.get("ansible_run_tags"), task_vars.get("ansible_skip_tags"))
+        texts = {}
+        changed = build.write_build(plan, build_dir, check=self._task.check_mode, devices=devices, stages=stages,
+                                    result=texts, progress=lambda stage, count, s: progress.phase(stage, count, "files", s))
+        if self._task.diff and changed:
+            # In check mode against the current build; after a build against the one it replaced.
+            shown = build.diff_order(changed)
+            old = texts["old"] if self._task.check_mode else build.previous_files(plan, build_dir, shown[:build.DIFF_FILES])
+            result["diff"] = [{"prepared": text} for text in build.unified_diffs(old, texts["new"], shown)]
+        selected = devices if devices is not None else [d.name for d in plan.devices if d.role != "gpu_server"]
+        result.update(changed=bool(changed), spec=path, cluster=plan.summary["cluster"], stages=stages,
+                      build_root=os.path.join(build_dir, plan.summary["cluster"]), devices=len(selected),
+                      switches=sum(1 for d in plan.devices if d.role != "gpu_server"),
+                      changed_count=len(changed), changed_paths=changed[:SHOWN_PATHS], progress=progress.total())
         return result

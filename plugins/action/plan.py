@@ -7,9 +7,11 @@ from __future__ import annotations
 import os
 
 from ansible.plugins.action import ActionBase
+from ansible.utils.display import Display
 
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.export import write_plan
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.progress import Progress
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import plan_for_task
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.summary import render_text
 
@@ -22,12 +24,18 @@ class ActionModule(ActionBase):
         result = super().run(tmp, task_vars)
         args = self._task.args
         task_vars = task_vars or {}
+        progress = Progress("plan", Display().display)
         try:
             path, plan, build_dir = plan_for_task(args, task_vars)
         except SpecError as exc:
             return dict(result, failed=True, msg=str(exc))
-        written = write_plan(plan, build_dir) if args.get("write", True) and not self._task.check_mode else []
-        result.update(changed=bool(written), written=written, spec=path,
+        progress.phase("spec and plan", len(plan.devices), "devices", progress.elapsed())
+        written = []
+        if args.get("write", True) and not self._task.check_mode:
+            started = progress.elapsed()
+            written = write_plan(plan, build_dir)
+            progress.phase("write", len(written), "files changed", progress.elapsed() - started)
+        result.update(changed=bool(written), written=written, spec=path, progress=progress.total(),
                       summary=plan.summary, summary_lines=render_text(plan.summary).splitlines(),
                       plan_dir=os.path.join(build_dir, plan.summary["cluster"]))
         return result

@@ -9,7 +9,9 @@ import os
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.progress import selected_stages
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import plan_for_task
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.checks import CHECKS
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate import report as reports
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.napalm_state import collect_napalm
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.runner import command_collector, validate
@@ -79,8 +81,14 @@ class ActionModule(ActionBase):
                                   _var(hostvars, dev.name, "ansible_user"), _var(hostvars, dev.name, "ansible_password"),
                                   _var(hostvars, dev.name, "napalm_optional_args", {}))
 
+        include, exclude = args.get("include"), args.get("exclude")
+        if not include:
+            # Tags naming checks run only those; --skip-tags naming checks leave them out.
+            names = [c.name for c in CHECKS]
+            chosen = selected_stages(names, task_vars.get("ansible_run_tags"), task_vars.get("ansible_skip_tags"))
+            include = chosen if len(chosen) < len(names) else None
         try:
-            report = validate(plan, collect, include=args.get("include"), exclude=args.get("exclude"),
+            report = validate(plan, collect, include=include, exclude=exclude,
                               thresholds=args.get("thresholds"), max_workers=int(args.get("max_workers", 16)),
                               networks=args.get("networks") or ["backend"], devices=args.get("devices"))
         except ValueError as exc:

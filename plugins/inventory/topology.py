@@ -92,17 +92,23 @@ backend:
 
 import os
 
-import yaml
-
 from ansible.errors import AnsibleParserError
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
 
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.export import (
     PARENTS, ROLE_GROUP, hostvars, inventory_groups)
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.inventory_keys import PLUGIN_KEYS
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.plan import build_plan
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.spec import validate
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import (
+    read_spec)
+
+
+class SpecParseError(AnsibleParserError):
+    """A spec error, shown as one line: the message already names file, line, column and key, so the
+    source excerpt Ansible would add (and which splits its warning into a summary plus a repeat) is left out."""
+
+    _formatted_source_context = None
 
 
 class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
@@ -117,18 +123,15 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     def parse(self, inventory, loader, path, cache=True):
         super().parse(inventory, loader, path, cache)
         try:
-            with open(path, encoding="utf-8") as f:
-                raw = yaml.safe_load(f)
-        except (OSError, yaml.YAMLError) as exc:
-            raise AnsibleParserError("%s: cannot read the cluster spec: %s" % (path, str(exc).splitlines()[0]))
-        if not isinstance(raw, dict):
-            raise AnsibleParserError("%s: a cluster spec is a YAML mapping" % path)
-        spec = {k: v for k, v in raw.items() if k not in PLUGIN_KEYS}
+            located = read_spec(path)
+        except SpecError as exc:
+            raise SpecParseError(str(exc)) from None
+        spec = located.cluster_spec()
         try:
             validate(spec)  # first, so a misspelt key gets its "did you mean" before Ansible's option check
         except SpecError as exc:
-            raise AnsibleParserError("%s: %s" % (os.path.basename(path), exc))
-        self.set_options(direct=raw)
+            raise SpecParseError(str(located.error(exc))) from None
+        self.set_options(direct=located.data)
 
         cache_key = self.get_cache_key(path) + "_%d" % int(os.stat(path).st_mtime_ns)
         use_cache = self.get_option("cache") and cache
@@ -142,7 +145,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             try:
                 plan = build_plan(spec)
             except SpecError as exc:
-                raise AnsibleParserError("%s: %s" % (os.path.basename(path), exc))
+                raise SpecParseError(str(located.error(exc))) from None
             members, children = inventory_groups(plan)
             data = {"hostvars": hostvars(plan), "members": members, "children": children}
             if self.get_option("cache"):

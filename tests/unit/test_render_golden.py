@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, load_example
-from gpufabric.build import render_all, render_structured, structured, write_build
+from gpufabric.build import diff_order, render_all, render_structured, structured, unified_diffs, write_build
 from gpufabric.plan import build_plan
 
 GOLDEN_BUILDS = ("lab", "planes-3tier-small", "railonly-small")
@@ -67,5 +67,33 @@ def test_write_build_swaps_atomically_and_reports_no_change_when_unchanged(tmp_p
     stale.write_text("left over from an older build")
     assert write_build(plan, str(tmp_path)) == ["devices/stale.txt"]
     assert not stale.exists()
+    # The build before is kept aside for --diff, with the stale file it had.
+    assert (tmp_path / "lab.previous" / "devices" / "stale.txt").exists()
     assert write_build(plan, str(tmp_path)) == []
-    assert sorted(os.listdir(tmp_path)) == ["lab"]  # no staging or old trees left behind
+    assert sorted(os.listdir(tmp_path)) == ["lab", "lab.previous"]  # no staging trees left behind
+
+
+def test_write_build_of_one_device_replaces_its_files_and_keeps_the_rest(tmp_path):
+    plan = build_plan(load_example("lab"))
+    write_build(plan, str(tmp_path))
+    leaf, other = tmp_path / "lab" / "devices" / "lab-r0-leaf01", tmp_path / "lab" / "devices" / "lab-r1-leaf01"
+    (leaf / "frr.conf").write_text("edited by hand\n")
+    (other / "frr.conf").write_text("edited by hand too\n")
+    texts = {}
+    changed = write_build(plan, str(tmp_path), devices=["lab-r0-leaf01"], stages=["configs"], result=texts)
+    assert changed == ["devices/lab-r0-leaf01/frr.conf"]
+    assert (leaf / "frr.conf").read_text() == render_all(plan)["devices/lab-r0-leaf01/frr.conf"]
+    assert (other / "frr.conf").read_text() == "edited by hand too\n"  # outside the selection: kept
+    assert (tmp_path / "lab" / "docs" / "bom.md").exists()
+    assert texts["old"]["devices/lab-r0-leaf01/frr.conf"] == "edited by hand\n"
+
+
+def test_diffs_are_bounded_and_configs_come_first():
+    old = {"docs/a.md": "x\n", "devices/s1/frr.conf": "".join("line %d\n" % i for i in range(1000))}
+    new = {"docs/a.md": "y\n", "devices/s1/frr.conf": ""}
+    paths = diff_order(sorted(new))
+    assert paths == ["devices/s1/frr.conf", "docs/a.md"]
+    diffs = unified_diffs(old, new, paths, max_lines=50, max_files=1)
+    assert diffs[0].startswith("--- a/devices/s1/frr.conf\n+++ b/devices/s1/frr.conf\n")
+    assert len(diffs[0].splitlines()) == 51 and "more diff lines of devices/s1/frr.conf" in diffs[0]
+    assert diffs[1] == "... and 1 more changed files (diff -ru the build and its .previous copy to see all)\n"

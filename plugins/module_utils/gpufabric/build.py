@@ -1,18 +1,28 @@
 """The build: every file of build/<cluster>/ rendered in one process, written as one atomic swap.
 
-RENDERERS is the list of ``(plan) -> {relative path: text}`` functions; adding an output (docs,
-cabling) is one more entry. Renderers share one structured config per plan through ``structured``.
+STAGES maps a stage name (also the playbook tag that selects it) to its ``(plan, devices) ->
+{relative path: text}`` renderer; adding an output is one more entry. ``devices`` None means the
+whole fabric; a list renders only those devices (the fabric-wide stages then render nothing).
+Renderers share one structured config per plan through ``structured``.
 """
+import difflib
 import functools
 import os
 import shutil
 import tempfile
+import time
 
 from .docs import render_docs
 from .export import plan_files
 from .render import yaml_text
 from .render.sonic import render_device
 from .structured import structured_configs
+
+# Beside build/<cluster>/, the build before the current one: --diff compares against it.
+PREVIOUS_SUFFIX = ".previous"
+# Files a --diff shows in full (up to DIFF_LINES lines each); the rest are counted.
+DIFF_FILES = 40
+DIFF_LINES = 400
 
 
 @functools.lru_cache(maxsize=1)
@@ -21,26 +31,49 @@ def structured(plan):
     return structured_configs(plan)
 
 
-def render_structured(plan):
-    return {"devices/%s/structured.yml" % host: yaml_text.dump(cfg) for host, cfg in structured(plan).items()}
+def _structured_of(plan, devices):
+    if devices is None:
+        return structured(plan)
+    return structured_configs(plan, names=devices)
 
 
-def render_sonic(plan):
+def render_structured(plan, devices=None):
+    return {"devices/%s/structured.yml" % host: yaml_text.dump(cfg)
+            for host, cfg in _structured_of(plan, devices).items()}
+
+
+def render_sonic(plan, devices=None):
     out = {}
-    for host, cfg in structured(plan).items():
+    for host, cfg in _structured_of(plan, devices).items():
         for name, text in render_device(cfg).items():
             out["devices/%s/%s" % (host, name)] = text
     return out
 
 
-RENDERERS = [plan_files, render_structured, render_sonic, render_docs]
+def _fabric_wide(renderer):
+    """A renderer of the whole fabric (plan, documents): nothing to render for a device selection."""
+    return lambda plan, devices=None: renderer(plan) if devices is None else {}
 
 
-def render_all(plan, renderers=None):
-    """{relative path: text}, sorted by path: the whole build of one cluster, the same bytes on every run."""
+STAGES = {
+    "plan": _fabric_wide(plan_files),
+    "structured": render_structured,
+    "configs": render_sonic,
+    "docs": _fabric_wide(render_docs),
+}
+
+
+def render_all(plan, stages=None, devices=None, progress=None):
+    """{relative path: text}, sorted by path: the whole build of one cluster (or the ``stages`` and
+    ``devices`` selected), the same bytes on every run. ``progress(stage, count, seconds)`` hears of
+    each stage as it ends."""
     files = {}
-    for renderer in renderers or RENDERERS:
-        files.update(renderer(plan))
+    for name in stages or STAGES:
+        started = time.perf_counter()
+        out = STAGES[name](plan, devices)
+        files.update(out)
+        if progress:
+            progress(name, len(out), time.perf_counter() - started)
     return dict(sorted(files.items()))
 
 
@@ -58,33 +91,93 @@ def _changes(old, new):
     return sorted(p for p in set(old) | set(new) if old.get(p) != new.get(p))
 
 
-def write_build(plan, build_root, renderers=None, check=False):
+def _write_tree(staging, files, old_root, old):
+    """Write ``files`` under ``staging``; a file equal to the old build's is hard-linked, not rewritten
+    (files are replaced, never edited, so the old build keeps its own copy)."""
+    for rel, text in files.items():
+        path = os.path.join(staging, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        if old.get(rel) == text:
+            try:
+                os.link(os.path.join(old_root, rel), path)
+                continue
+            except OSError:
+                pass
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+
+
+def write_build(plan, build_root, check=False, devices=None, stages=None, result=None, progress=None):
     """Write build_root/<cluster>/ so that readers see the old build or the new one, never a mix:
-    the new tree is written beside it and swapped in with two renames. Returns the changed paths
-    (relative to build_root/<cluster>/), empty when the build is unchanged and nothing was touched.
-    With ``check``, only returns what would change."""
-    files = render_all(plan, renderers)
+    the new tree is written beside it and swapped in with two renames; the old one becomes
+    <cluster>.previous/. Returns the changed paths (relative to build_root/<cluster>/), empty when the
+    build is unchanged and nothing was touched. With ``check``, only returns what would change.
+
+    ``devices`` / ``stages`` select part of the build (--limit, tags): the selected files are
+    replaced and every other file of the current build is kept. ``result`` (a dict) receives the
+    old and new texts of the changed files, for diffs."""
+    files = render_all(plan, stages, devices=devices, progress=progress)
     target = os.path.join(build_root, plan.summary["cluster"])
-    changed = _changes(_read_tree(target) if os.path.isdir(target) else {}, files)
+    old = _read_tree(target) if os.path.isdir(target) else {}
+    if devices is not None or (stages is not None and set(stages) != set(STAGES)):
+        files = dict(sorted(dict(old, **files).items()))
+    changed = _changes(old, files)
+    if result is not None:
+        result.update(old=old, new=files)
     if check or not changed:
         return changed
+    started = time.perf_counter()
     os.makedirs(build_root, exist_ok=True)
     staging = tempfile.mkdtemp(dir=build_root, prefix="." + plan.summary["cluster"] + ".new-")
     try:
-        for rel, text in files.items():
-            path = os.path.join(staging, rel)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
+        _write_tree(staging, files, target, old)
         os.chmod(staging, 0o755)
-        old = None
+        previous = target + PREVIOUS_SUFFIX
         if os.path.isdir(target):
-            old = tempfile.mkdtemp(dir=build_root, prefix="." + plan.summary["cluster"] + ".old-")
-            os.rename(target, os.path.join(old, "tree"))
+            if os.path.isdir(previous):
+                shutil.rmtree(previous)
+            os.rename(target, previous)
         os.rename(staging, target)
-        if old:
-            shutil.rmtree(old)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    if progress:
+        progress("write", len(changed), time.perf_counter() - started)
     return changed
+
+
+def previous_files(plan, build_root, paths):
+    """{path: text} of ``paths`` in the build before the current one (absent files left out)."""
+    previous = os.path.join(build_root, plan.summary["cluster"] + PREVIOUS_SUFFIX)
+    found = {}
+    for rel in paths:
+        try:
+            with open(os.path.join(previous, rel), encoding="utf-8", errors="replace") as f:
+                found[rel] = f.read()
+        except OSError:
+            continue
+    return found
+
+
+def unified_diffs(old, new, paths, max_lines=DIFF_LINES, max_files=None):
+    """Unified diffs of ``paths`` between two {path: text} trees, bounded: at most ``max_files`` files
+    and ``max_lines`` lines per file, with a line saying what was left out."""
+    max_files = max_files or DIFF_FILES
+    out = []
+    for rel in paths[:max_files]:
+        lines = list(difflib.unified_diff((old.get(rel) or "").splitlines(True), (new.get(rel) or "").splitlines(True),
+                                          "a/" + rel if rel in old else "/dev/null",
+                                          "b/" + rel if rel in new else "/dev/null"))
+        if len(lines) > max_lines:
+            lines = lines[:max_lines] + ["... %d more diff lines of %s\n" % (len(lines) - max_lines, rel)]
+        out.append("".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+                           for line in lines))
+    if len(paths) > max_files:
+        out.append("... and %d more changed files (diff -ru the build and its .previous copy to see all)\n"
+                   % (len(paths) - max_files))
+    return out
+
+
+def diff_order(paths):
+    """Device configurations first (what a deploy pushes), then the rest, each in path order."""
+    return sorted(paths, key=lambda p: (not p.startswith("devices/"), p))

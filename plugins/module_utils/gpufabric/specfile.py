@@ -1,10 +1,52 @@
-"""Finding and reading the cluster spec that an inventory source names."""
+"""Finding and reading the cluster spec that an inventory source names.
+
+YAML is read strictly: a duplicate key is an error (PyYAML keeps the last one silently), and every
+mapping remembers where its keys are, so an error names the file, line and column beside the key.
+"""
+import functools
 import glob
 import os
+import re
 
 from .errors import SpecError
+from .inventory_keys import PLUGIN_KEYS
 
 SUFFIXES = (".topology.yml", ".topology.yaml")
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key, where, first):
+        super().__init__(key)
+        self.key, self.where, self.first = key, where, first
+
+
+@functools.lru_cache(maxsize=1)
+def _strict_loader():
+    """SafeLoader that refuses duplicate keys and records, per mapping (by id), where each key is:
+    ``positions[id(mapping)][key] = (line, column)``, both 1-based. Built on first use: PyYAML is
+    imported only when a spec is read."""
+    import yaml
+
+    class StrictLoader(yaml.SafeLoader):  # pylint: disable=too-many-ancestors
+        def __init__(self, stream):
+            super().__init__(stream)
+            self.positions = {}
+
+        def construct_mapping(self, node, deep=False):
+            self.flatten_mapping(node)
+            out = {}
+            where_of = self.positions[id(out)] = {}
+            for key_node, value_node in node.value:
+                key = self.construct_object(key_node, deep=deep)
+                where = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+                if key in where_of:
+                    raise _DuplicateKey(key, where, where_of[key])
+                where_of[key] = where
+                out[key] = self.construct_object(value_node, deep=deep)
+            return out
+
+    StrictLoader.add_constructor("tag:yaml.org,2002:map", StrictLoader.construct_mapping)
+    return StrictLoader
 
 
 def find_spec(sources):
@@ -21,25 +63,106 @@ def find_spec(sources):
     return found[0]
 
 
-def load_spec(path):
-    """The spec as plain data, without the inventory plugin's own options."""
-    import yaml
+class Located:
+    """A spec file's data and where each of its keys is."""
 
-    from .inventory_keys import PLUGIN_KEYS
+    __slots__ = ("path", "data", "positions")
+
+    def __init__(self, path, data, positions):
+        self.path, self.data, self.positions = path, data, positions
+
+    def cluster_spec(self):
+        """The spec without the inventory plugin's own options (cache, compose, ...)."""
+        return {k: v for k, v in self.data.items() if k not in PLUGIN_KEYS}
+
+    def position(self, key_path):
+        """(line, column) of a dotted key path such as ``backend.leaf.model`` or ``x.y[2].z``; the
+        deepest key found on the way when the path goes further than the file."""
+        found, node = None, self.data
+        for part in key_path.split(".") if key_path else ():
+            index = None
+            match = _INDEX.match(part)
+            if match:
+                part, index = match.group(1), int(match.group(2))
+            if not isinstance(node, dict) or part not in node:
+                break
+            found = self.positions.get(id(node), {}).get(part, found)
+            node = node[part]
+            if index is not None:
+                if not isinstance(node, list) or index >= len(node):
+                    break
+                node = node[index]
+        return found
+
+    def error(self, exc):
+        """The SpecError ``exc`` with the spec file, line and column of its key in front."""
+        if exc.where:
+            return exc
+        where = self.position(exc.path)
+        return SpecError(exc.path, exc.message, where=os.path.basename(self.path) + (":%d:%d" % where if where else ""))
+
+
+def parse_yaml(text, name="spec"):
+    """(data, positions) of a YAML document; a syntax error or duplicate key is one SpecError with line
+    and column."""
+    import yaml
+    loader = _strict_loader()(text)
+    try:
+        return loader.get_single_data(), loader.positions
+    except _DuplicateKey as dup:
+        raise SpecError("", "duplicate key %r (first at line %d): YAML keeps only the last one; keep one"
+                        % (dup.key, dup.first[0]), where="%s:%d:%d" % ((name,) + dup.where))
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = "%s:%d:%d" % (name, mark.line + 1, mark.column + 1) if mark else name
+        raise SpecError("", "YAML syntax error: %s%s" % (
+            exc.problem or exc.context, " (%s)" % exc.context if exc.context and exc.problem else ""), where=where)
+    except yaml.YAMLError as exc:
+        raise SpecError("", "%s: YAML error: %s" % (name, str(exc).splitlines()[0]))
+    finally:
+        loader.dispose()
+
+
+def read_spec(path):
+    """The spec file as a Located, plugin options included (the inventory plugin needs them)."""
     try:
         with open(path, encoding="utf-8") as f:
-            raw = yaml.safe_load(f)
-    except (OSError, yaml.YAMLError) as exc:
-        raise SpecError("spec", "cannot read %s: %s" % (path, str(exc).splitlines()[0]))
+            text = f.read()
+    except OSError as exc:
+        raise SpecError("", "cannot read the cluster spec %s: %s" % (path, exc.strerror or exc))
+    raw, positions = parse_yaml(text, os.path.basename(path))
     if not isinstance(raw, dict):
-        raise SpecError("spec", "%s is not a YAML mapping" % path)
-    return {k: v for k, v in raw.items() if k not in PLUGIN_KEYS}
+        raise SpecError("", "a cluster spec is a YAML mapping (plugin: gpucluster.fabric.topology, cluster: ..., "
+                        "servers: ..., backend: ...)", where=os.path.basename(path))
+    return Located(path, raw, positions)
+
+
+def load_spec(path):
+    """The spec as plain data, without the inventory plugin's own options."""
+    return read_spec(path).cluster_spec()
+
+
+_INDEX = re.compile(r"^(.*)\[(\d+)\]$")
+
+
+def plan_spec_file(path):
+    """The plan of a spec file; a spec error names the file, line and column of its key."""
+    from .plan import build_plan
+    spec = read_spec(path)
+    try:
+        return build_plan(spec.cluster_spec())
+    except SpecError as exc:
+        raise spec.error(exc)
+
+
+def default_build_dir():
+    """build/ in the directory the command runs in: the user's project, never the installed collection."""
+    return os.path.join(os.getcwd(), "build")
 
 
 def plan_for_task(args, task_vars):
     """(spec path, plan, build dir) for an action: the `spec` option or the inventory's spec, and the
     `build_dir` option or build/ in the current directory."""
-    from .plan import build_plan
     path = args.get("spec") or find_spec((task_vars or {}).get("ansible_inventory_sources"))
-    build_dir = os.path.normpath(args.get("build_dir") or os.path.join(os.getcwd(), "build"))
-    return path, build_plan(load_spec(path)), build_dir
+    build_dir = os.path.normpath(args.get("build_dir") or default_build_dir())
+    return path, plan_spec_file(path), build_dir

@@ -82,7 +82,9 @@ def device_config(dev, ctx):
     return BUILDERS[dev.role](dev, ctx)
 
 
-def structured_configs(plan):
-    """{hostname: structured config} for every switch, in plan order."""
+def structured_configs(plan, names=None):
+    """{hostname: structured config} for every switch (or the switches ``names`` lists), in plan order."""
     ctx = FabricContext(plan)
-    return {dev.name: device_config(dev, ctx) for dev in plan.devices if dev.role in BUILDERS}
+    wanted = None if names is None else set(names)
+    return {dev.name: device_config(dev, ctx) for dev in plan.devices
+            if dev.role in BUILDERS and (wanted is None or dev.name in wanted)}
