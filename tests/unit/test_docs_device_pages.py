@@ -18,7 +18,21 @@ def test_leaf_bgp_neighbours_are_the_spines():
     for spine in spines:
         assert "| %s | %d |" % (spine.name, spine.asn) in bgp
     assert "lab-gpu" not in bgp                       # servers do not run BGP
-    assert "`roce_lossless`" in page
+
+    assert "`rocev2_lossless`" in page               # the profile the switch configs render
+
+
+def test_bgp_neighbours_are_the_sessions_of_the_switch_config():
+    from gpufabric.build import structured
+    plan = plan_of("lab")
+    pages = _pages()
+    for host, cfg in structured(plan).items():
+        if "bgp" not in cfg:
+            continue
+        bgp = pages["docs/devices/%s.md" % host].split("## BGP neighbours")[1].split("##")[0]
+        rows = [line for line in bgp.splitlines() if line.startswith("| ") and "---" not in line][1:]
+        assert sorted((n["peer"], n["ip"]) for n in cfg["bgp"]["neighbors"]) == sorted(
+            (r.split(" | ")[0][2:], r.split(" | ")[2]) for r in rows), host
 
 
 def test_server_page_has_addresses_and_no_bgp():

@@ -4,6 +4,7 @@ import os
 import tempfile
 
 from .ipam import cidr, fmt
+from .spec import port_mtu
 
 ROLE_GROUP = {"gpu_server": "gpu_servers"}
 PARENTS = {"backend_leaf": "backend", "backend_spine": "backend", "backend_superspine": "backend",
@@ -12,29 +13,25 @@ PARENTS = {"backend_leaf": "backend", "backend_spine": "backend", "backend_super
 
 
 def _mtus(spec):
-    be, fe = spec["backend"], spec["frontend"] or {}
-    return {("gpu_server", "backend"): be["server_mtu"], ("gpu_server", "frontend"): fe.get("server_mtu"),
-            ("switch", "backend"): be["mtu"], ("switch", "frontend"): fe.get("mtu")}
+    return {(server, network): port_mtu(spec, network, server)
+            for server in (True, False) for network in ("backend", "frontend", "oob")}
 
 
 def interfaces(dev, mtus):
     """Every cabled port of ``dev``: {name, peer, peer_interface, network, speed, mtu[, ipv4, ipv6, rdma]}."""
-    kind = "gpu_server" if dev.role == "gpu_server" else "switch"
-    rdma = {n["name"]: n["rdma"] for n in dev.model.backend_nics if n.get("rdma")} if kind == "gpu_server" else {}
+    server = dev.role == "gpu_server"
+    rdma = {n["name"]: n["rdma"] for n in dev.model.backend_nics if n.get("rdma")} if server else {}
     out = []
-    for link in dev.links:
-        if link.a is dev:
-            name, peer, peer_port, off = link.a_port, link.b, link.b_port, 0
-        else:
-            name, peer, peer_port, off = link.b_port, link.a, link.a_port, 1
-        entry = {"name": name, "peer": peer.name, "peer_interface": peer_port, "network": link.network,
-                 "speed": link.speed * 1000, "mtu": mtus.get((kind, link.network), 1500)}
+    for end in dev.ends():
+        link = end.link
+        entry = {"name": end.port, "peer": end.peer.name, "peer_interface": end.peer_port, "network": link.network,
+                 "speed": link.speed * 1000, "mtu": mtus[(server, link.network)]}
         if link.ipv4 is not None:
-            entry["ipv4"] = cidr(link.ipv4 + off, 31)
+            entry["ipv4"] = end.ipv4
         if link.ipv6 is not None:
-            entry["ipv6"] = cidr(link.ipv6 + off, 127, 6)
-        if name in rdma and link.network == "backend":
-            entry["rdma"] = rdma[name]
+            entry["ipv6"] = end.ipv6
+        if end.port in rdma and link.network == "backend":
+            entry["rdma"] = rdma[end.port]
         out.append(entry)
     return out
 

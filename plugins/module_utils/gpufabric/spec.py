@@ -205,6 +205,17 @@ SPEC = Section("The cluster spec.", {
 })
 
 
+OOB_MTU = 1500
+
+
+def port_mtu(spec, network, server):
+    """MTU of a cabled port: a server's NIC or bond, or a switch port, on ``network``."""
+    section = spec.get(network) if network != "oob" else None
+    if not section:
+        return OOB_MTU
+    return section["server_mtu" if server else "mtu"]
+
+
 def validate(raw):
     """Return the spec with defaults filled in; raise SpecError naming the first bad key."""
     return SPEC.validate(raw, "")

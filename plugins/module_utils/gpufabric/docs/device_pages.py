@@ -1,10 +1,8 @@
 """devices/<host>.md: one page per device with its place, addresses, interfaces (peer, addresses,
 cable), BGP neighbours derived from its routed links, and the QoS profile of its backend ports."""
 from ..ipam import cidr, fmt
+from ..structured.context import qos_profile_name
 from .markdown import table
-
-# The switch-configuration role owns the QoS data; pages only name its profile.
-QOS_PROFILE = "roce_lossless"
 
 
 def _facts(dev, has_pods):
@@ -40,34 +38,43 @@ class LinkText:
         self.addr_b = fmt(link.ipv4 + 1) if routed else ""
 
 
+def _addresses(end, text):
+    return (text.addr_a, text.addr_b) if end.is_upper else (text.addr_b, text.addr_a)
+
+
 def _interfaces(dev, texts):
-    """(interface rows, BGP neighbour rows) of a device: a neighbour for every routed link whose
-    far end has an ASN (servers have none: they do not run BGP)."""
-    ports, bgp = [], []
-    for link in dev.links:
+    """Interface rows of a device."""
+    ports = []
+    for end in dev.ends():
+        link = end.link
         text = texts[id(link)]
-        if link.a is dev:
-            port, peer, peer_port, own, far = link.a_port, link.b, link.b_port, text.addr_a, text.addr_b
-        else:
-            port, peer, peer_port, own, far = link.b_port, link.a, link.a_port, text.addr_b, text.addr_a
-        ports.append((port, link.network, "%dG" % link.speed, peer.name, peer_port, own and own + "/31", far,
-                      text.cable, text.media))
-        if own and dev.asn is not None and peer.asn is not None:
-            bgp.append((peer.name, peer.asn, far, own, port))
-    return ports, bgp
+        own, far = _addresses(end, text)
+        ports.append((end.port, link.network, "%dG" % link.speed, end.peer.name, end.peer_port, own and own + "/31",
+                      far, text.cable, text.media))
+    return ports
 
 
-def render_page(dev, texts, has_pods=False):
-    ports, bgp = _interfaces(dev, texts)
+def _bgp(dev, texts):
+    """BGP neighbour rows: the device's BGP sessions (the same ends its bgp config has)."""
+    rows = []
+    for end in dev.bgp_ends():
+        own, far = _addresses(end, texts[id(end.link)])
+        rows.append((end.peer.name, end.peer.asn, far, own, end.port))
+    return rows
+
+
+def render_page(dev, texts, has_pods=False, qos_profile=""):
+    ports = _interfaces(dev, texts)
     lines = ["# %s" % dev.name, "", table(("", ""), _facts(dev, has_pods)), "", "## Interfaces", "",
              table(("Port", "Network", "Speed", "Peer", "Peer port", "Address", "Peer address", "Cable", "Media"),
                    ports), ""]
     if dev.asn is not None:
+        bgp = _bgp(dev, texts)
         lines += ["## BGP neighbours", "", table(("Peer", "Peer ASN", "Peer address", "Local address", "Interface"),
                                                  bgp) if bgp else "None.", ""]
     if any(link.network == "backend" for link in dev.links):
         lines += ["## QoS", "", "Backend ports: profile `%s` (RoCEv2 lossless; the values are in the rendered "
-                  "configuration)." % QOS_PROFILE, ""]
+                  "configuration)." % qos_profile, ""]
     return "\n".join(lines)
 
 
@@ -77,6 +84,7 @@ def render_device_pages(plan, cables):
     # pods exist only in three-tier networks; elsewhere every device has pod 0
     three = {"backend": plan.summary["backend"]["tiers"] == 3,
              "frontend": plan.summary.get("frontend", {}).get("tiers") == 3}
+    profile = qos_profile_name(plan.spec)
     return {"docs/devices/%s.md" % dev.name: render_page(dev, texts, three.get(dev.role.split("_")[0], False)
-                                                         and dev.pod is not None)
+                                                         and dev.pod is not None, profile)
             for dev in plan.devices}

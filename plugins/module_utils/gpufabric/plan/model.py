@@ -5,6 +5,10 @@ peer's port and both addresses; configs, docs, inventory and validation all read
 """
 from ..ipam import cidr, fmt
 
+# Switch-to-switch tiers, each link a routed /31 with a BGP session (server links are routed too, but
+# servers run no BGP).
+ROUTED_TIERS = ("leaf-spine", "spine-superspine")
+
 
 class Rack:
     __slots__ = ("name", "row", "column", "kind", "ordinal")
@@ -47,6 +51,10 @@ class Device:
     def ends(self):
         """This device's end of each of its links, in cabling order."""
         return [link.end(self) for link in self.links]
+
+    def bgp_ends(self):
+        """Its ends of routed switch-to-switch links: one eBGP session each (RFC 7938)."""
+        return [link.end(self) for link in self.links if link.tier in ROUTED_TIERS and link.ipv4 is not None]
 
 
 class Link:

@@ -7,15 +7,14 @@ from collections import Counter
 
 from ..ipam import cidr, fmt
 
-UPLINK_TIERS = ("leaf-spine", "spine-superspine")
 # RFC 7938 section 6.1 suggests fast timers where BFD is unavailable; with BFD they are a second line.
 KEEPALIVE_S, HOLD_S = 3, 9
 BFD = {"profile": "fabric", "min_rx_ms": 300, "min_tx_ms": 300, "multiplier": 3}
 
 
-def _max_paths(dev, routed):
-    uplinks = sum(1 for link in routed if link.b is dev)
-    below = Counter(link.b.name for link in routed if link.a is dev)
+def _max_paths(ends):
+    uplinks = sum(1 for end in ends if not end.is_upper)
+    below = Counter(end.peer.name for end in ends if end.is_upper)
     return max([uplinks, 1] + list(below.values()))
 
 
@@ -26,10 +25,9 @@ def bgp_config(dev, own_ipv4_networks=(), summaries=(), allowas_in=0):
     ``summaries`` are aggregates announced instead of the connected /31s they cover (a leaf's
     server-link block), and withdrawn when none of those links is up.
     """
-    routed = [link for link in dev.links if link.tier in UPLINK_TIERS and link.ipv4 is not None]
+    ends = dev.bgp_ends()
     neighbors = []
-    for link in routed:
-        end = link.end(dev)
+    for end in ends:
         peer = end.peer
         neighbors.append({"ip": end.peer_ipv4, "remote_as": peer.asn, "peer": peer.name,
                           "peer_interface": end.peer_port, "interface": end.port, "local_ip": end.ipv4.split("/")[0],
@@ -38,7 +36,7 @@ def bgp_config(dev, own_ipv4_networks=(), summaries=(), allowas_in=0):
         "asn": dev.asn,
         "router_id": fmt(dev.loopback),
         "multipath_relax": True,
-        "max_paths": _max_paths(dev, routed),
+        "max_paths": _max_paths(ends),
         "timers": {"keepalive": KEEPALIVE_S, "hold": HOLD_S},
         "bfd": dict(BFD),
         "allowas_in": allowas_in,

@@ -11,6 +11,11 @@ from .qos import resolve_profile
 DEFAULT_QOS_PROFILE = "rocev2_lossless"
 
 
+def qos_profile_name(spec):
+    """The QoS profile every backend port runs (the spec's choice, else the default)."""
+    return (spec.get("switch_config") or {}).get("qos_profile") or DEFAULT_QOS_PROFILE
+
+
 class FabricContext:
     __slots__ = ("plan", "mgmt_prefix", "mgmt_gateway", "mgmt_network", "services", "qos")
 
@@ -29,4 +34,4 @@ class FabricContext:
             "snmp_communities": list(snmp.get("communities") or []),
             "snmp_contact": snmp.get("contact") or "",
         }
-        self.qos = resolve_profile(cfg.get("qos_profile") or DEFAULT_QOS_PROFILE, cfg.get("qos_overrides"))
+        self.qos = resolve_profile(qos_profile_name(spec), cfg.get("qos_overrides"))

@@ -4,17 +4,12 @@ Every port of the model is listed so that a port nobody cabled is explicitly shu
 platform default. The cable length is the stock length the cabling plan orders for the link
 (plan/cables.py): it sizes the port's PFC headroom.
 """
-OOB_MTU = 1500
+from ..spec import port_mtu
 
 
 def fec_for(speed_gbps):
     """RS-FEC is mandatory for PAM4 lanes (50G and up) and the norm for 25G optics; slower ports run none."""
     return "rs" if speed_gbps >= 25 else "none"
-
-
-def _mtu(spec, network):
-    section = spec.get(network) if network != "oob" else None
-    return section["mtu"] if section else OOB_MTU
 
 
 def ethernet_interfaces(dev, plan, network):
@@ -26,7 +21,7 @@ def ethernet_interfaces(dev, plan, network):
         entry = {"name": end.port, "description": "%s %s" % (end.peer.name, end.peer_port), "enabled": True,
                  "peer": end.peer.name, "peer_interface": end.peer_port, "network": link.network,
                  "tier": link.tier, "speed_gbps": link.speed, "fec": fec_for(link.speed),
-                 "mtu": _mtu(spec, link.network),
+                 "mtu": port_mtu(spec, link.network, False),
                  "cable_length_m": plan.cable_lengths.of(link)[1]}
         if link.ipv4 is not None:
             entry["ipv4"] = end.ipv4
@@ -38,5 +33,5 @@ def ethernet_interfaces(dev, plan, network):
         out.append(cabled.get(name) or {
             "name": name, "description": "unused (%s)" % use, "enabled": False, "peer": None,
             "peer_interface": None, "network": network, "tier": None, "speed_gbps": speed, "fec": fec_for(speed),
-            "mtu": _mtu(spec, network)})
+            "mtu": port_mtu(spec, network, False)})
     return out

@@ -3,27 +3,24 @@
 Everything here is derived from the plan (and the QoS profile the build renders from); checks compare
 collected state with it, never with a second hand-written expectation.
 """
-from ..export import _mtus
-from ..ipam import cidr, fmt
-
-ROUTED_TIERS = ("leaf-spine", "spine-superspine")
-SWITCH_ROLES = ("backend_leaf", "backend_spine", "backend_superspine", "frontend_leaf", "frontend_spine",
-                "frontend_superspine", "oob_switch")
+from ..ipam import cidr
+from ..plan.model import ROUTED_TIERS
+from ..spec import port_mtu
 
 
 class Port:
     """One end of a planned cable, as its device sees it."""
     __slots__ = ("device", "name", "peer", "peer_port", "link", "mtu", "ipv4", "rail")
 
-    def __init__(self, device, name, peer, peer_port, link, mtu, ipv4, rail):
-        self.device = device
-        self.name = name
-        self.peer = peer
-        self.peer_port = peer_port
-        self.link = link
+    def __init__(self, end, mtu, rail):
+        self.device = end.device.name
+        self.name = end.port
+        self.peer = end.peer.name
+        self.peer_port = end.peer_port
+        self.link = end.link
         self.mtu = mtu
-        self.ipv4 = ipv4     # "a.b.c.d/31" or None
-        self.rail = rail     # the rail of a server NIC, else None
+        self.ipv4 = end.ipv4  # "a.b.c.d/31" or None
+        self.rail = rail      # the rail of a server NIC, else None
 
     def label(self):
         return "%s %s%s" % (self.device, self.name, " (rail %d)" % self.rail if self.rail is not None else "")
@@ -40,7 +37,6 @@ class Expectation:
         self.plan = plan
         self.networks = tuple(networks)
         self.design = plan.spec["backend"]["design"]
-        mtus = _mtus(plan.spec)
         self.links = [link for link in plan.links if link.network in self.networks]
         wanted = set(devices) if devices else None
         names = {d.name for link in self.links for d in (link.a, link.b)}
@@ -52,33 +48,21 @@ class Expectation:
             self.all_ports.add((link.a.name, link.a_port))
             self.all_ports.add((link.b.name, link.b_port))
         for link in self.links:
-            for dev, port, peer, peer_port, offset in ((link.a, link.a_port, link.b, link.b_port, 0),
-                                                       (link.b, link.b_port, link.a, link.a_port, 1)):
-                if dev.name not in self.ports:
-                    continue
-                kind = "gpu_server" if dev.role == "gpu_server" else "switch"
-                ipv4 = cidr(link.ipv4 + offset, 31) if link.ipv4 is not None else None
-                self.ports[dev.name][port] = Port(dev.name, port, peer.name, peer_port, link,
-                                                  mtus.get((kind, link.network)) or 1500, ipv4,
-                                                  _nic_rails(dev).get(port))
+            for end in (link.end(link.a), link.end(link.b)):
+                dev = end.device
+                if dev.name in self.ports:
+                    server = dev.role == "gpu_server"
+                    self.ports[dev.name][end.port] = Port(end, port_mtu(plan.spec, link.network, server),
+                                                          _nic_rails(dev).get(end.port))
 
     def port(self, device, name):
         return self.ports.get(device, {}).get(name)
 
     def bgp_neighbors(self, device):
         """{peer ip: {"peer", "peer_port", "port", "remote_as", "local_ip"}} of the routed links of ``device``."""
-        dev = self.by_name[device]
-        out = {}
-        for link in dev.links:
-            if link.tier not in ROUTED_TIERS or link.ipv4 is None or link.network not in self.networks:
-                continue
-            mine = link.a is dev
-            peer = link.b if mine else link.a
-            out[fmt(link.ipv4 + (1 if mine else 0))] = {
-                "peer": peer.name, "peer_port": link.b_port if mine else link.a_port,
-                "port": link.a_port if mine else link.b_port, "remote_as": peer.asn,
-                "local_ip": fmt(link.ipv4 + (0 if mine else 1))}
-        return out
+        return {end.peer_ipv4: {"peer": end.peer.name, "peer_port": end.peer_port, "port": end.port,
+                                "remote_as": end.peer.asn, "local_ip": end.ipv4.split("/")[0]}
+                for end in self.by_name[device].bgp_ends() if end.link.network in self.networks}
 
     def uplinks(self, device):
         """[Port] of ``device`` towards the tier above (where it is end ``b`` of a routed link)."""
