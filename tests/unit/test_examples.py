@@ -4,6 +4,7 @@ import os
 import pytest
 
 from gpufabric.catalog import Catalog
+from gpufabric.errors import SpecError
 from gpufabric.plan import build_plan
 from gpufabric.spec import reference_markdown
 from conftest import EXAMPLES, ROOT, load_example
@@ -67,21 +68,19 @@ def test_docs_spec_md_is_generated_from_the_schema():
         assert f.read() == reference_markdown(), "docs/spec.md is stale: run make docs"
 
 
-def test_dual_stack_puts_a_127_on_every_routed_link():
+@pytest.mark.parametrize("path, value, message", [
+    ("backend.ipv6", True, "backend.ipv6: IPv6 is not rendered yet"),
+    ("backend.pools.loopbacks_ipv6", "fd00:1::/64", "backend.pools.loopbacks_ipv6: IPv6 is not rendered yet"),
+    ("frontend.pools.leaf_spine_ipv6", "fd00:3::/64", "frontend.pools.leaf_spine_ipv6: IPv6 is not rendered yet"),
+    ("frontend.dual_homing", "evpn_mh", "frontend.dual_homing: evpn_mh is not rendered yet"),
+])
+def test_inputs_no_renderer_implements_are_refused_in_one_line(path, value, message):
     spec = load_example("lab")
-    spec["backend"]["ipv6"] = True
-    spec["backend"]["pools"] = {"loopbacks_ipv6": "fd00:1::/64", "server_links_ipv6": "fd00:2::/64",
-                                "leaf_spine_ipv6": "fd00:3::/64"}
-    plan = build_plan(spec)
-    routed = [link for link in plan.links if link.ipv4 is not None and link.network == "backend"]
-    assert routed and all(link.ipv6 is not None and link.ipv6 % 2 == 0 for link in routed)
-    assert len({link.ipv6 for link in routed}) == len(routed)
-    assert all(d.loopback6 for d in plan.by_role("backend_leaf") + plan.by_role("backend_spine"))
-
-
-def test_dual_stack_without_its_pools_names_the_missing_pool():
-    spec = load_example("lab")
-    spec["backend"]["ipv6"] = True
-    with pytest.raises(Exception) as info:
+    *parents, key = path.split(".")
+    node = spec
+    for part in parents:
+        node = node.setdefault(part, {})
+    node[key] = value
+    with pytest.raises(SpecError) as info:
         build_plan(spec)
-    assert "backend.pools.loopbacks_ipv6" in str(info.value)
+    assert str(info.value).startswith(message) and "\n" not in str(info.value)

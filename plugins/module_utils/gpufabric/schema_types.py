@@ -86,20 +86,6 @@ class Num(Node):
         return value
 
 
-class FreeMap(Node):
-    """A mapping whose keys another layer checks (e.g. overrides merged into a named profile)."""
-
-    kind = "mapping"
-
-    def validate(self, value, path):
-        if not isinstance(value, dict):
-            raise SpecError(path, "expected a mapping, got %s %r" % (_type_name(value), value))
-        return value
-
-    def default_value(self, path):
-        return {}
-
-
 class Bool(Node):
     kind = "boolean"
 

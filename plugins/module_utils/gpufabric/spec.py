@@ -1,6 +1,7 @@
 """The cluster spec: every key declared once. docs/spec.md is generated from this file."""
+from .errors import SpecError
 from .roles import SWITCH_ROLES
-from .schema_types import Bool, Choice, FreeMap, Int, List, MapOf, Num, Optional, Section, Str, to_markdown
+from .schema_types import Bool, Choice, Int, List, MapOf, Num, Optional, Section, Str, to_markdown
 
 DESIGNS = ("rail_optimized", "rail_planes", "rail_only")
 
@@ -85,6 +86,40 @@ _DOCS_FIELDS = {
     }),
 }
 
+_TRAFFIC_CLASS = dict(minimum=0, maximum=7)
+_QOS_OVERRIDES = Section("Keys merged into the QoS profile (data/qos_profiles.yml), key by key; `classes` "
+                         "replaces the profile's list whole. The switches, the server NICs and the validation all "
+                         "read the merged profile.", {
+                             "description": Str("Free text naming the profile."),
+                             "default_traffic_class": Int("Traffic class of every DSCP no class lists.", **_TRAFFIC_CLASS),
+                             "classes": List("Traffic classes; exactly one should be lossless (the RoCEv2 class).",
+                                             Section("A traffic class.", {
+                                                 "name": Str("Name of the class.", required=True),
+                                                 "dscp": List("DSCP values of the class.",
+                                                              Int("A DSCP value.", minimum=0, maximum=63), default=[]),
+                                                 "traffic_class": Int("Traffic class, queue and PFC priority.",
+                                                                      required=True, **_TRAFFIC_CLASS),
+                                                 "lossless": Bool("PFC on this priority, with its own priority group."),
+                                                 "ecn": Bool("ECN marking (WRED) on this queue."),
+                                                 "strict_priority": Bool("Strict priority scheduling (CNP)."),
+                                                 "dwrr_weight": Int("DWRR weight of the queue.", minimum=1, maximum=100),
+                                             })),
+                             "ecn": Section("ECN marking thresholds of the ECN queues.", {
+                                 "min_threshold_bytes": Int("Queue depth where marking starts.", minimum=0),
+                                 "max_threshold_bytes": Int("Queue depth where marking reaches its probability.",
+                                                            minimum=0),
+                                 "mark_probability_percent": Int("Marking probability at the maximum.", minimum=0,
+                                                                 maximum=100),
+                             }),
+                             "pfc_watchdog": Section("PFC watchdog (a port paused too long is unstuck).", {
+                                 "detection_time_ms": Int("Pause time that triggers the watchdog.", minimum=1),
+                                 "restoration_time_ms": Int("Time before the queue is restored.", minimum=1),
+                                 "action": Choice("What the watchdog does to the stuck queue.",
+                                                  ["drop", "forward", "alert"]),
+                                 "poll_interval_ms": Int("Watchdog poll interval.", minimum=1),
+                             }),
+                         })
+
 SWITCH_MODEL = Section("A switch model.", {
     "description": Str("Free text shown in documents and the bill of materials.", default=""),
     "mgmt_port": Str("Name of the out-of-band management port.", default="eth0"),
@@ -151,11 +186,13 @@ SPEC = Section("The cluster spec.", {
         "asn_pool": _ASN_POOL,
         "mtu": Int("MTU of switch ports.", minimum=1500, maximum=9216, default=9216),
         "server_mtu": Int("MTU of the server NICs.", minimum=1500, maximum=9216, default=9000),
-        "ipv6": Bool("Plan IPv6 addresses too (needs the *_ipv6 pools).", default=False),
+        "ipv6": Bool("Dual stack. Refused while IPv6 is not rendered (frr.conf has no IPv6 address family); the "
+                     "*_ipv6 pools are refused likewise.", default=False),
     }, required=True),
     "frontend": Optional("The frontend (storage, data, control) network; absent means none is planned.", {
         "dual_homing": Choice("How a server's two frontend ports are tied together: an MC-LAG leaf pair with a "
-                              "peer link, or EVPN multihoming (no peer link).", ["mclag", "evpn_mh"], default="mclag"),
+                              "peer link. `evpn_mh` (EVPN multihoming) is refused until it is rendered.",
+                              ["mclag", "evpn_mh"], default="mclag"),
         "peer_links": Int("Ports per leaf for the MC-LAG peer link (taken from the uplink ports). "
                           "Default: 2 with mclag, 0 with evpn_mh.", minimum=0),
         "leaf": Section("Frontend leaves, in pairs; `downlinks` is servers per pair.",
@@ -182,7 +219,7 @@ SPEC = Section("The cluster spec.", {
     }),
     "switch_config": Section("Settings every switch configuration shares (docs/switch-config.md).", {
         "qos_profile": Str("Name of the QoS profile in data/qos_profiles.yml.", default="rocev2_lossless"),
-        "qos_overrides": FreeMap("Keys merged into the QoS profile, key by key (same layout as the profile)."),
+        "qos_overrides": _QOS_OVERRIDES,
         "ntp_servers": List("NTP servers (reached over the management VRF).", Str("An IPv4 address.", pattern=_IPV4,
                             hint="an IPv4 address"), default=[]),
         "syslog_servers": List("Syslog servers.", Str("An IPv4 address.", pattern=_IPV4, hint="an IPv4 address"),
@@ -216,9 +253,29 @@ def port_mtu(spec, network, server):
     return section["server_mtu" if server else "mtu"]
 
 
+_NOT_RENDERED = "is not rendered yet (frr.conf has no IPv6 address family, the ports no IPv6 address)"
+
+
+def refuse_unrendered(spec):
+    """Refuse what the schema can express but no renderer implements yet, rather than plan it and
+    leave it out of the configs silently."""
+    frontend = spec["frontend"]
+    if frontend and frontend["dual_homing"] == "evpn_mh":
+        raise SpecError("frontend.dual_homing", "evpn_mh is not rendered yet (the switch configs have no EVPN "
+                        "multihoming): use mclag")
+    if spec["backend"]["ipv6"]:
+        raise SpecError("backend.ipv6", "IPv6 %s: set it to false" % _NOT_RENDERED)
+    for network in ("backend", "frontend"):
+        for key, value in sorted(((spec[network] or {}).get("pools") or {}).items()):
+            if key.endswith("_ipv6") and value is not None:
+                raise SpecError("%s.pools.%s" % (network, key), "IPv6 %s: remove this pool" % _NOT_RENDERED)
+
+
 def validate(raw):
     """Return the spec with defaults filled in; raise SpecError naming the first bad key."""
-    return SPEC.validate(raw, "")
+    spec = SPEC.validate(raw, "")
+    refuse_unrendered(spec)
+    return spec
 
 
 def reference_markdown():

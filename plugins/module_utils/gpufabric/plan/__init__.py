@@ -14,7 +14,6 @@ already allocated. The steps, each in its own module:
     model      Plan, Device, Link, LinkEnd, Rack: what every later stage reads
 """
 from ..catalog import Catalog
-from ..errors import SpecError
 from ..spec import validate
 from ..summary import summarize
 from . import cabling, devices
@@ -24,11 +23,6 @@ from .model import Device, Link, LinkEnd, Plan, Rack  # noqa: F401  (the plan's 
 from .naming import Namer
 from .placement import Placement
 from .sizing import size
-
-# Pools the frontend does not use (it plans no IPv6).
-_FRONTEND_UNUSED = ("loopbacks_ipv6", "leaf_spine_ipv6", "spine_superspine_ipv6")
-_BACKEND_IPV6 = ("loopbacks_ipv6", "leaf_spine_ipv6", "spine_superspine_ipv6")
-
 
 def build_plan(raw_spec):
     """Validate a spec (a dict as read from YAML) and return its Plan."""
@@ -59,25 +53,15 @@ def build_plan(raw_spec):
 
 
 def _address_backend(plan, pools):
-    be = plan.spec["backend"]
-    cidrs = dict(be["pools"])
-    if be["ipv6"]:
-        if not (cidrs["loopbacks_ipv6"] and cidrs["server_links_ipv6"]):
-            missing = "loopbacks_ipv6" if not cidrs["loopbacks_ipv6"] else "server_links_ipv6"
-            raise SpecError("backend.pools." + missing, "backend.ipv6 is true but this pool is not set: give an "
-                            "IPv6 CIDR such as fd00:%s::/48" % ("1" if missing.startswith("loop") else "2"))
-    else:
-        cidrs["server_links_ipv6"] = None
+    cidrs = plan.spec["backend"]["pools"]
     asns.backend(plan)
     links.backend_servers(plan, pools, cidrs)
-    if not be["ipv6"]:
-        cidrs.update(dict.fromkeys(_BACKEND_IPV6))
     loopbacks.assign(pools, "backend", cidrs, plan.backend)
     links.fabric(pools, "backend", cidrs, plan.sizing.backend, plan.backend)
 
 
 def _address_frontend(plan, pools):
-    cidrs = dict(plan.spec["frontend"]["pools"], **dict.fromkeys(_FRONTEND_UNUSED))
+    cidrs = plan.spec["frontend"]["pools"]
     asns.frontend(plan)
     frontend_addresses.assign(plan, pools, cidrs)
     loopbacks.assign(pools, "frontend", cidrs, plan.frontend)

@@ -83,7 +83,6 @@ def _management(cfg):
         "NTP_SERVER": {ip: {"iburst": "on"} for ip in svc["ntp_servers"]},
         "SYSLOG_SERVER": {ip: dict(vrf) for ip in svc["syslog_servers"]},
         "SNMP": {"LOCATION": {"Location": svc["snmp"]["location"]}},
-        "SNMP_COMMUNITY": {c: {"TYPE": "RO"} for c in svc["snmp"]["communities"]},
         "TACPLUS_SERVER": {ip: dict(vrf, priority="1", tcp_port="49") for ip in svc["tacacs_servers"]},
     }
     if svc["snmp"]["contact"]:

@@ -31,7 +31,6 @@ class FabricContext:
             "ntp_servers": list(cfg.get("ntp_servers") or []),
             "syslog_servers": list(cfg.get("syslog_servers") or []),
             "tacacs_servers": list(cfg.get("tacacs_servers") or []),
-            "snmp_communities": list(snmp.get("communities") or []),
             "snmp_contact": snmp.get("contact") or "",
         }
         self.qos = resolve_profile(qos_profile_name(spec), cfg.get("qos_overrides"))

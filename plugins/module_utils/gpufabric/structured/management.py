@@ -25,6 +25,6 @@ def services_config(dev, ctx):
         "ntp_servers": svc["ntp_servers"],
         "syslog_servers": svc["syslog_servers"],
         "tacacs_servers": svc["tacacs_servers"],
-        "snmp": {"location": dev.rack.name, "contact": svc["snmp_contact"], "communities": svc["snmp_communities"]},
+        "snmp": {"location": dev.rack.name, "contact": svc["snmp_contact"]},
         "lldp": dict(LLDP),
     }

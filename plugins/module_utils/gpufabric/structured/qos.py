@@ -16,6 +16,8 @@ def resolve_profile(name, overrides=None):
     if name not in profiles:
         raise SpecError("switch_config.qos_profile", "unknown QoS profile %r; known: %s" % (name, ", ".join(sorted(profiles))))
     raw = merge(profiles[name], overrides)
+    # A validated override fills the keys a class leaves out with None: out means "not set".
+    raw["classes"] = [{k: v for k, v in c.items() if v is not None} for c in raw["classes"]]
     dscp_to_tc = {dscp: raw["default_traffic_class"] for dscp in range(64)}
     for cls in raw["classes"]:
         for dscp in cls["dscp"]:
