@@ -62,9 +62,11 @@ def map_path(netns, path):
 
 
 def wrapper(netns):
-    """Shell run by `ip netns exec` (which gives each command its own mount namespace): bind the device's
-    FRR pathspace over /etc/frr and /run/frr, or empty tmpfs when the device has none."""
-    lines = []
+    """Shell run by `ip netns exec` (which gives each command its own mount namespace) inside its own UTS
+    namespace: the device's host name (vtysh shows it in the running config, as on SONiC, where the bgp
+    container is named after the switch); the device's FRR pathspace bound over /etc/frr and /run/frr, or
+    empty tmpfs when the device has none."""
+    lines = ["hostname %s || exit 97" % shlex.quote(netns)]
     for prefix, target in (("/etc/frr", "/etc/frr/" + netns), ("/run/frr", "/run/frr/" + netns)):
         lines.append("if [ -d %s ]; then mount --bind %s %s; else mount -t tmpfs gpufabric-twin %s; fi || exit 97"
                      % (shlex.quote(target), shlex.quote(target), prefix, prefix))
@@ -89,7 +91,7 @@ class Connection(ConnectionBase):
     def exec_command(self, cmd, in_data=None, sudoable=True):
         super().exec_command(cmd, in_data=in_data, sudoable=sudoable)
         self._connect()
-        argv = ["ip", "netns", "exec", self._netns(), "/bin/sh", "-c", wrapper(self._netns()), cmd]
+        argv = ["ip", "netns", "exec", self._netns(), "unshare", "--uts", "/bin/sh", "-c", wrapper(self._netns()), cmd]
         self._display.vvv("EXEC %s" % " ".join(shlex.quote(a) for a in argv), host=self._netns())
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         stdout, stderr = proc.communicate(in_data)

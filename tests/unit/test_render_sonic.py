@@ -132,3 +132,19 @@ def test_deploy_target_keeps_platform_fields_and_replaces_our_tables(dbs):
     assert "192.0.2.1" not in target["BGP_NEIGHBOR"]  # ours: replaced whole
     assert "VLAN" not in target  # ours, and this leaf has none: removed
     assert target_config(target, dbs["lab-r0-leaf01"]) == target  # a second deploy changes nothing
+
+
+
+def test_frr_conf_leaves_out_frrs_defaults_and_writes_other_values(files):
+    # frr-reload deletes and re-adds every line FRR's running config lacks, and FRR shows no defaults.
+    import yaml
+    from gpufabric.render.sonic import frr_conf
+    cfg = yaml.safe_load(files["devices/lab-r0-leaf01/structured.yml"])
+    default = frr_conf(cfg)
+    assert "timers bgp" not in default and "detect-multiplier" not in default
+    assert " neighbor FABRIC bfd\n neighbor FABRIC bfd profile fabric\n" in default
+    cfg["bgp"]["timers"] = {"keepalive": 1, "hold": 3}
+    cfg["bgp"]["bfd"]["multiplier"] = 5
+    changed = frr_conf(cfg)
+    assert " timers bgp 1 3\n" in changed and "  detect-multiplier 5\n" in changed
+    assert "receive-interval" not in changed

@@ -105,7 +105,7 @@ def _frr_argv(ns, daemon):
     argv = ["ip", "netns", "exec", ns, os.path.join(FRR_SBIN, daemon), "-N", ns, "-d", "-P", "0"]
     if daemon == "zebra":
         argv += ["-s", "90000000"]     # netlink buffer large enough for a whole fabric's routes at once
-    return argv
+    return as_switch(ns, argv)
 
 
 def frr_start(to_start):
@@ -115,12 +115,24 @@ def frr_start(to_start):
     rest = [(ns, d) for ns, ds in to_start.items() for d in ds if d != "zebra"]
     for batch in (first, rest):
         run_many([(_frr_argv(ns, d), None) for ns, d in batch])
-    run_many([(["vtysh", "-N", ns, "-b"], None) for ns in sorted(to_start)])
+    run_many([(as_switch(ns, ["vtysh", "-N", ns, "-b"]), None) for ns in sorted(to_start)])
+
+
+def as_switch(ns, argv):
+    """``argv`` run with the switch's host name, as FRR runs on SONiC (its bgp container has the switch's).
+    FRR daemons and vtysh show their uname host name in `show running-config`, and namespaces share the
+    machine's: without this, frr-reload would try to delete `hostname <machine>` on every reload."""
+    return ["unshare", "--uts", "/bin/sh", "-c", 'hostname "$0" && exec "$@"', ns] + list(argv)
 
 
 def frr_reload(names):
-    for ns in names:
-        run([FRR_RELOAD, "--reload", "--pathspace", ns, "--confdir", frr_dir(ns), os.path.join(frr_dir(ns), "frr.conf")])
+    run_many([(as_switch(ns, reload_argv(ns, "--reload")), None) for ns in sorted(names)])
+
+
+def reload_argv(ns, mode):
+    """frr-reload.py for the switch's pathspace; ``mode`` is --reload or --test. --confdir is FRR's root:
+    frr-reload and vtysh append the pathspace themselves."""
+    return [FRR_RELOAD, mode, "--pathspace", ns, "--confdir", FRR_ETC, os.path.join(frr_dir(ns), "frr.conf")]
 
 
 def frr_cleanup(ns):

@@ -17,6 +17,9 @@ FRR_DAEMONS = ("zebra", "bgpd", "bfdd", "staticd")
 
 SWITCH_SYSCTLS = {
     "net.ipv4.ip_forward": "1",
+    # SONiC forwards IPv6 too (sonic-buildimage files/image_config/sysctl/sysctl-net.conf); zebra reads
+    # it into `show running-config` as the absence of `no ipv6 forwarding`, which frr.conf relies on.
+    "net.ipv6.conf.all.forwarding": "1",
     "net.ipv4.conf.all.rp_filter": "0",
     "net.ipv4.conf.default.rp_filter": "0",
     # Hash on the 5-tuple, as fabric switches do, so ECMP spreads flows between the same two hosts.
