@@ -26,6 +26,12 @@ options:
     type: list
     elements: int
     default: [3]
+  dscp_to_priority:
+    description:
+      - DSCP -> priority entries the port must hold (C(--dscp2prio set,DSCP,PRIO)); others are left alone.
+      - The NIC's default map is priority = DSCP / 8, right for DSCP 26 but not, for example, for DSCP 24 on priority 4.
+    type: dict
+    default: {}
   executable:
     description: mlnx_qos by name on PATH or full path.
     type: str
@@ -40,6 +46,7 @@ EXAMPLES = r"""
     interface: ens1np0
     trust: dscp
     pfc_priorities: [3]
+    dscp_to_priority: {26: 3, 48: 6}
 """
 
 RETURN = r"""
@@ -63,6 +70,7 @@ def main():
     module = AnsibleModule(argument_spec={"interface": {"type": "str", "required": True},
                                           "trust": {"type": "str", "choices": ["dscp", "pcp"], "default": "dscp"},
                                           "pfc_priorities": {"type": "list", "elements": "int", "default": [3]},
+                                          "dscp_to_priority": {"type": "dict", "default": {}},
                                           "executable": {"type": "str", "default": "mlnx_qos"}},
                            supports_check_mode=True)
     p = module.params
@@ -78,14 +86,24 @@ def main():
         now = mellanox.parse_mlnx_qos(out)
     except ValueError as exc:
         module.fail_json(msg="mlnx_qos -i %s: %s" % (p["interface"], exc))
-    before = {"trust": now["trust"], "pfc": now["pfc"]}
-    after = {"trust": p["trust"], "pfc": pfc}
-    changed = before != after
-    if changed and not module.check_mode:
-        rc, out, err = module.run_command([exe, "-i", p["interface"], "--trust", p["trust"],
-                                           "--pfc", ",".join(str(v) for v in pfc)])
+    try:
+        wanted_map = dict((int(d), int(prio)) for d, prio in p["dscp_to_priority"].items())
+    except ValueError:
+        module.fail_json(msg="dscp_to_priority: DSCP and priority must be numbers, got %r" % p["dscp_to_priority"])
+    have_map = dict((d, prio) for prio, dscps in now["dscp2prio"].items() for d in dscps)
+    before = {"trust": now["trust"], "pfc": now["pfc"],
+              "dscp_to_priority": dict((d, have_map.get(d)) for d in sorted(wanted_map))}
+    after = {"trust": p["trust"], "pfc": pfc, "dscp_to_priority": dict(sorted(wanted_map.items()))}
+    commands = []
+    if (before["trust"], before["pfc"]) != (after["trust"], after["pfc"]):
+        commands.append(["--trust", p["trust"], "--pfc", ",".join(str(v) for v in pfc)])
+    commands += [["--dscp2prio", "set,%d,%d" % (d, prio)] for d, prio in sorted(wanted_map.items())
+                 if have_map.get(d) != prio]
+    changed = bool(commands)
+    for args in commands if not module.check_mode else []:
+        rc, out, err = module.run_command([exe, "-i", p["interface"]] + args)
         if rc != 0:
-            module.fail_json(msg="mlnx_qos set on %s failed: %s" % (p["interface"], (err or out).strip()))
+            module.fail_json(msg="mlnx_qos %s on %s failed: %s" % (" ".join(args), p["interface"], (err or out).strip()))
     module.exit_json(changed=changed, before=before, after=after, diff={"before": before, "after": after})
 
 

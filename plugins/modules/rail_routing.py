@@ -8,7 +8,7 @@ module: rail_routing
 short_description: Apply rail NIC addressing and per-NIC policy routing live, with ip and sysctl
 version_added: 0.2.0
 description:
-  - For each rail NIC of I(interfaces) (the C(backend) list of the C(gpucluster.fabric.gpu_server_network)
+  - For each rail NIC of I(interfaces) (the C(nics) list of the build's servers/<host>/structured.yml
     filter) sets the MTU, brings the link up, adds its /31, fills its own routing table (the /31 with the
     NIC's source address and a default route via the rail leaf) and one C(ip rule) C(from ADDRESS lookup TABLE).
   - Writes I(sysctls) (C(net.ipv4.conf.*) keys) under C(/proc/sys) when they differ.
@@ -32,8 +32,8 @@ author:
 EXAMPLES = r"""
 - name: Rail NICs live
   gpucluster.fabric.rail_routing:
-    interfaces: "{{ gpu_server_net.backend }}"
-    sysctls: "{{ gpu_server_net.sysctls }}"
+    interfaces: "{{ gpu_server_cfg.nics }}"
+    sysctls: "{{ gpu_server_cfg.sysctls }}"
 """
 
 RETURN = r"""

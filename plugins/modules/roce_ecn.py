@@ -32,6 +32,9 @@ options:
     description: DSCP of the congestion notification packets this port sends.
     type: int
     default: 48
+  cnp_priority:
+    description: 802.1p priority of the CNPs this port sends (C(roce_np/cnp_802p_prio)); left alone when not given.
+    type: int
   roce_tos:
     description: ToS byte of RoCE traffic (106 = DSCP 26 with ECT(0)).
     type: int
@@ -81,6 +84,7 @@ def main():
                                           "rdma_device": {"type": "str", "required": True},
                                           "ecn_priorities": {"type": "list", "elements": "int", "default": [3]},
                                           "cnp_dscp": {"type": "int", "default": 48},
+                                          "cnp_priority": {"type": "int"},
                                           "roce_tos": {"type": "int", "default": 106},
                                           "roce_mode": {"type": "str", "default": "RoCE v2"},
                                           "sysfs_root": {"type": "path"}},
@@ -88,7 +92,7 @@ def main():
     p = module.params
     root = p["sysfs_root"] or os.environ.get("GPUFABRIC_SYSFS_ROOT") or "/"
     wanted = roce.settings(root, p["interface"], p["rdma_device"], p["ecn_priorities"], p["cnp_dscp"],
-                           p["roce_tos"], p["roce_mode"])
+                           p["roce_tos"], p["roce_mode"], p["cnp_priority"])
     net = os.path.join(root, "sys/class/net", p["interface"])
     if not os.path.isdir(net):
         module.fail_json(msg="interface %s: no %s" % (p["interface"], net))

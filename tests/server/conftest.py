@@ -46,3 +46,17 @@ def lab_hostvars():
     out = subprocess.run([os.path.join(VENV_BIN, "ansible-inventory"), "-i", "inventories/lab", "--list"], cwd=ROOT,
                          env=ansible_env(), capture_output=True, text=True, check=True).stdout
     return json.loads(out)["_meta"]["hostvars"]
+
+
+@pytest.fixture(scope="session")
+def lab_build(tmp_path_factory):
+    """The lab's build (what playbooks/build.yml writes), in a scratch directory: the role installs from it."""
+    import yaml
+    from gpufabric.build import write_build
+    from gpufabric.planner import build_plan
+
+    with open(os.path.join(ROOT, "inventories", "lab", "lab.topology.yml"), encoding="utf-8") as f:
+        spec = yaml.safe_load(f)
+    root = tmp_path_factory.mktemp("build")
+    write_build(build_plan(spec), str(root))
+    return str(root)

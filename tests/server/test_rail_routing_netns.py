@@ -86,25 +86,25 @@ def fabric_netns(lab_hostvars):
             ip("netns", "del", ns, check=False)
 
 
-def run_network_stage(ns, host, tmp_path, check_mode=False):
+def run_network_stage(ns, host, tmp_path, build, check_mode=False):
     files = tmp_path / host
     files.mkdir(exist_ok=True)
     args = ["playbooks/gpu_server.yml", "--limit", host, "-c", "local", "--tags", "network",
             "-e", "ansible_python_interpreter=%s" % sys.executable,
             "-e", "gpu_server_manage_services=false", "-e", "gpu_server_network_renderer=networkd",
-            "-e", "gpu_server_networkd_dir=%s" % files, "-e", "gpu_server_sysctl_file=%s/sysctl.conf" % files]
+            "-e", "gpu_server_networkd_dir=%s" % files, "-e", "gpu_server_build_root=%s" % build, "-e", "gpu_server_sysctl_file=%s/sysctl.conf" % files]
     if check_mode:
         args.append("--check")
     return run_playbook(args, prefix=("ip", "netns", "exec", ns))
 
 
-def test_rail_i_reaches_rail_i_peer_from_its_own_address(fabric_netns, lab_hostvars, tmp_path):
+def test_rail_i_reaches_rail_i_peer_from_its_own_address(fabric_netns, lab_hostvars, lab_build, tmp_path):
     for host in SERVERS:
-        stats = play_stats(run_network_stage(fabric_netns[host], host, tmp_path))[host]
+        stats = play_stats(run_network_stage(fabric_netns[host], host, tmp_path, lab_build))[host]
         assert stats["failures"] == 0 and stats["changed"] > 0
     # A second run changes nothing, live or on disk.
     for host in SERVERS:
-        assert play_stats(run_network_stage(fabric_netns[host], host, tmp_path))[host]["changed"] == 0
+        assert play_stats(run_network_stage(fabric_netns[host], host, tmp_path, lab_build))[host]["changed"] == 0
 
     a, b = SERVERS
     nics_a = [n for n in lab_hostvars[a]["fabric"]["interfaces"] if n["network"] == "backend"]
@@ -134,9 +134,9 @@ def test_rail_i_reaches_rail_i_peer_from_its_own_address(fabric_netns, lab_hostv
     assert (tmp_path / a / "20-gpufabric-ens1np0.network").read_text().count("Table=101") == 3
 
 
-def test_check_mode_lists_commands_and_changes_nothing(fabric_netns, tmp_path):
+def test_check_mode_lists_commands_and_changes_nothing(fabric_netns, lab_build, tmp_path):
     host = SERVERS[0]
-    res = run_network_stage(fabric_netns[host], host, tmp_path, check_mode=True)
+    res = run_network_stage(fabric_netns[host], host, tmp_path, lab_build, check_mode=True)
     assert play_stats(res)[host]["changed"] > 0
     assert "10.0.0.1/31" not in ns_exec(fabric_netns[host], "ip", "-4", "addr", "show", "dev", "ens1np0").stdout
     assert "ip addr add 10.0.0.1/31 dev ens1np0" in res.stdout

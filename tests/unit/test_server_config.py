@@ -76,17 +76,17 @@ def test_rail_nics_from_plan(lab_fabric):
     assert network.config(lab_fabric[0])["management"] is None
 
 
-def test_nccl_env_in_rail_order(lab_fabric):
+def test_nccl_env_lists_the_rail_hcas_and_keeps_rings_on_their_rail_where_rails_are_isolated(lab_fabric):
     nics = network.backend(lab_fabric[0])
-    for i, n in enumerate(nics):
-        n["rdma"] = "mlx5_%d" % i
-    env = nccl.environment(nics, "bond0")
+    env = nccl.environment(nics, "bond0", 106, "rail_optimized")
     assert env == {"NCCL_IB_HCA": "=mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7", "NCCL_IB_TC": "106",
                    "NCCL_IB_GID_INDEX": "3", "NCCL_SOCKET_IFNAME": "bond0"}
-    assert nccl.render(env).splitlines()[1] == "NCCL_IB_TC=106"
+    assert "NCCL_IB_TC=106" in nccl.render(env).splitlines()
+    for design in ("rail_planes", "rail_only"):
+        assert nccl.environment(nics, "bond0", 106, design)["NCCL_CROSS_NIC"] == "0"
     nics[2]["rdma"] = None
     with pytest.raises(SpecError, match="no RDMA device name for ens3np0"):
-        nccl.environment(nics, "bond0")
+        nccl.environment(nics, "bond0", 106, "rail_optimized")
 
 
 def test_live_commands_idempotent_from_ip_json(lab_fabric):

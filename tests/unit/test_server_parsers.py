@@ -73,7 +73,8 @@ def test_traffic_class_reads_back_as_global_tclass():
 
 
 def test_roce_paths():
-    s = roce.settings("/r", "ens1np0", "mlx5_0")
+    s = roce.settings("/r", "ens1np0", "mlx5_0", [3], 48, 106, "RoCE v2", cnp_priority=6)
+    assert s["/r/sys/class/net/ens1np0/ecn/roce_np/cnp_802p_prio"] == "6"
     assert s["/r/sys/class/net/ens1np0/ecn/roce_np/enable/3"] == "1"
     assert s["/r/sys/class/net/ens1np0/ecn/roce_rp/enable/3"] == "1"
     assert s["/r/sys/class/net/ens1np0/ecn/roce_np/cnp_dscp"] == "48"

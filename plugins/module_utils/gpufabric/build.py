@@ -15,8 +15,10 @@ import time
 from .docs import render_docs
 from .export import plan_files
 from .render import yaml_text
+from .render.linux_host import render_server
 from .render.sonic import render_device
 from .structured import structured_configs
+from .structured.server import server_configs
 
 # Beside build/<cluster>/, the build before the current one: --diff compares against it.
 PREVIOUS_SUFFIX = ".previous"
@@ -55,10 +57,28 @@ def _fabric_wide(renderer):
     return lambda plan, devices=None: renderer(plan) if devices is None else {}
 
 
+@functools.lru_cache(maxsize=1)
+def servers(plan):
+    """The GPU servers' structured configs, computed once however many renderers read them."""
+    return server_configs(plan)
+
+
+def render_servers(plan, devices=None):
+    """Every GPU server's structured.yml and Linux host files (render/linux_host.py), or the selected ones."""
+    out = {}
+    for host, cfg in servers(plan).items():
+        if devices is None or host in devices:
+            for name, text in render_server(cfg).items():
+                out["servers/%s/%s" % (host, name)] = text
+    return out
+
+
+
 STAGES = {
     "plan": _fabric_wide(plan_files),
     "structured": render_structured,
     "configs": render_sonic,
+    "servers": render_servers,
     "docs": _fabric_wide(render_docs),
 }
 

@@ -1,23 +1,32 @@
-"""The NCCL / RDMA environment of a GPU server, from the plan: HCAs in rail order, RoCE v2 traffic class."""
+"""The NCCL / RDMA environment of a GPU server, from the plan: the rail HCAs, the RoCE traffic class, and
+whether rings may cross rails.
+
+NCCL pairs each GPU with the HCA nearest to it on the PCI tree (its topology detection), not by the order
+of NCCL_IB_HCA: the list only says which HCAs NCCL may use. Preflight checks that each rail NIC sits on its
+GPU's PCIe switch (server/topology.py), which is what makes that pairing land on the right rail.
+"""
 from ..errors import SpecError
 
+# Designs with no path between rails: a ring or tree edge from rail i's NIC to rail j's NIC cannot be carried.
+ISOLATED_RAIL_DESIGNS = ("rail_planes", "rail_only")
 
-def environment(backend_nics, socket_ifname, traffic_class=106, gid_index=3, extra=None):
-    """{NCCL_*: value}. ``backend_nics`` in rail order, each with ``rdma`` (mlx5_N); NCCL walks NCCL_IB_HCA in
-    order, so rail i's GPU uses rail i's HCA only if the list keeps rail order."""
+
+def environment(backend_nics, socket_ifname, traffic_class, design, gid_index=3):
+    """{NCCL_*: value}. ``backend_nics`` are the rail NICs, each with ``rdma`` (mlx5_N)."""
     missing = [n["name"] for n in backend_nics if not n.get("rdma")]
     if missing:
-        raise SpecError("gpu_server_rdma_devices", "no RDMA device name for %s: list one per rail NIC in rail order"
+        raise SpecError("servers.model", "no RDMA device name for %s in the server model's backend_nics"
                         % ", ".join(missing))
     # A leading "=" makes NCCL match names exactly (mlx5_1 must not also pick mlx5_10).
     env = {"NCCL_IB_HCA": "=" + ",".join(n["rdma"] for n in backend_nics),
            "NCCL_IB_TC": str(traffic_class), "NCCL_IB_GID_INDEX": str(gid_index),
            "NCCL_SOCKET_IFNAME": socket_ifname}
-    for key, value in (extra or {}).items():
-        env[key] = str(value)
+    if design in ISOLATED_RAIL_DESIGNS:
+        # NCCL's default lets a ring leave on one rail and arrive on another; here that packet has no route.
+        env["NCCL_CROSS_NIC"] = "0"
     return env
 
 
 def render(env):
     """KEY=VALUE lines: /etc/nccl.conf syntax, also usable as a systemd EnvironmentFile."""
-    return "".join("%s=%s\n" % (k, v) for k, v in env.items())
+    return "".join("%s=%s\n" % (k, v) for k, v in sorted(env.items()))

@@ -66,10 +66,24 @@ def sysctls(nics):
     return out
 
 
+def routing(nics):
+    """The policy routing of the rail NICs: {"tables": [{table, routes}], "rules": [{priority, from, table}]}.
+    Each table holds the NIC's /31 (source: its address) and a default route via its rail leaf."""
+    tables, rules = [], []
+    for nic in nics:
+        tables.append({"table": nic["table"], "routes": [
+            {"destination": nic["network"], "gateway": None, "dev": nic["name"], "source": nic["address"],
+             "scope": "link"},
+            {"destination": "default", "gateway": nic["gateway"], "dev": nic["name"], "source": None,
+             "scope": "global"}]})
+        rules.append({"priority": nic["priority"], "from": nic["address"] + "/32", "table": nic["table"]})
+    return {"tables": tables, "rules": rules}
+
+
 def config(fabric, mgmt_address=None, mgmt_prefix=None, mgmt_gateway=None, table_base=101,
            rule_priority_base=1001, backend_mtu=None, bond_name="bond0", bond_mode="802.3ad"):
     """Everything the network stage renders, as one dict."""
     nics = backend(fabric, table_base, rule_priority_base, backend_mtu)
     return {"backend": nics, "frontend": frontend(fabric, bond_name, bond_mode),
             "management": management(fabric, mgmt_address, mgmt_prefix, mgmt_gateway),
-            "sysctls": sysctls(nics)}
+            "routing": routing(nics), "sysctls": sysctls(nics)}

@@ -6,9 +6,10 @@ import os
 import re
 
 
-def settings(root, interface, rdma_device, ecn_priorities=(3,), cnp_dscp=48, roce_tos=106, roce_mode="RoCE v2",
+def settings(root, interface, rdma_device, ecn_priorities, cnp_dscp, roce_tos, roce_mode, cnp_priority=None,
              tc=1, port=1):
-    """{path: wanted value} in the order they are applied."""
+    """{path: wanted value} in the order they are applied (by the roce_ecn module, and by the boot-time unit
+    that render/linux_host_roce.py writes: these values live in the driver and are gone after a reboot)."""
     net = os.path.join(root, "sys/class/net", interface, "ecn")
     out = {}
     for prio in ecn_priorities:
@@ -16,6 +17,8 @@ def settings(root, interface, rdma_device, ecn_priorities=(3,), cnp_dscp=48, roc
         out[os.path.join(net, "roce_rp/enable", str(prio))] = "1"
     if cnp_dscp is not None:
         out[os.path.join(net, "roce_np/cnp_dscp")] = str(cnp_dscp)
+    if cnp_priority is not None:
+        out[os.path.join(net, "roce_np/cnp_802p_prio")] = str(cnp_priority)
     if roce_tos is not None:
         out[os.path.join(root, "sys/class/infiniband", rdma_device, "tc", str(tc), "traffic_class")] = str(roce_tos)
         out[os.path.join(root, "sys/kernel/config/rdma_cm", rdma_device, "ports", str(port),

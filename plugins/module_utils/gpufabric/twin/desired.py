@@ -2,17 +2,15 @@
 
 Switch ports take their MTU and addresses from the rendered config_db.json (PORT, INTERFACE,
 LOOPBACK_INTERFACE, PORTCHANNEL*, VLAN*, MGMT_INTERFACE), so the twin runs what we render, not a
-second reading of the plan. Servers have no rendered config yet, so they take the inventory's own
-``fabric`` hostvar (export.hostvars), which is what a host role would apply.
+second reading of the plan. Servers take their NICs, routing and sysctls from the rendered
+servers/<host>/structured.yml, the same data the gpu_server role installs.
 """
 import json
 
-from ..export import hostvars
 from ..ipam import fmt
 
 IFNAMSIZ = 15                  # Linux interface names: at most 15 bytes
 OOB_BRIDGE = "oob"
-SERVER_TABLE_BASE = 100        # rail NIC i routes through table 101 + i, selected by `ip rule` 1001 + i
 FRR_DAEMONS = ("zebra", "bgpd", "bfdd", "staticd")
 
 SWITCH_SYSCTLS = {
@@ -24,16 +22,6 @@ SWITCH_SYSCTLS = {
     "net.ipv4.conf.default.rp_filter": "0",
     # Hash on the 5-tuple, as fabric switches do, so ECMP spreads flows between the same two hosts.
     "net.ipv4.fib_multipath_hash_policy": "1",
-}
-# Per-NIC source routing on a multi-homed host: answer ARP only for the NIC's own address, source
-# ARP from the outgoing NIC, and do not drop replies that arrive on "the wrong" NIC.
-SERVER_SYSCTLS = {
-    "net.ipv4.conf.all.arp_ignore": "1",
-    "net.ipv4.conf.default.arp_ignore": "1",
-    "net.ipv4.conf.all.arp_announce": "2",
-    "net.ipv4.conf.default.arp_announce": "2",
-    "net.ipv4.conf.all.rp_filter": "2",
-    "net.ipv4.conf.default.rp_filter": "2",
 }
 
 
@@ -162,48 +150,42 @@ def _switch(twin, dev, files, cabled):
     return ns, mgmt
 
 
-def _server(twin, dev, hv):
+def _server_structured(files, host):
+    import yaml  # here, not at the top: Ansible's import sanity test loads module_utils without PyYAML
+
+    path = "servers/%s/structured.yml" % host
+    if path not in files:
+        raise TwinError("%s: no rendered %s in the build (run playbooks/build.yml first)" % (host, path))
+    return yaml.safe_load(files[path])
+
+
+def _server(twin, dev, files):
+    """A server as its rendered structured.yml says: rail NICs with their /31s, tables, rules and sysctls."""
+    cfg = _server_structured(files, dev.name)
     ns = twin.ns(dev.name, dev.role)
-    ns.sysctls = dict(SERVER_SYSCTLS)
-    fabric = hv["fabric"]
-    frontend = []
-    rail_nics = [i for i in fabric["interfaces"] if i["network"] == "backend"]
-    for index, nic in enumerate(rail_nics):
-        ns.add(Iface(nic["name"], "veth", nic["mtu"], [nic["ipv4"]] if nic.get("ipv4") else ()))
+    ns.sysctls = {key: str(value) for key, value in cfg["sysctls"].items()}
+    for nic in cfg["nics"]:
+        ns.add(Iface(nic["name"], "veth", nic["mtu"], [nic["cidr"]]))
         ns.lldp_ports.append(nic["name"])
-        if not nic.get("ipv4"):
-            continue
-        address, prefix = nic["ipv4"].split("/")
-        table = SERVER_TABLE_BASE + 1 + index
-        base = _int(address) & ~((1 << (32 - int(prefix))) - 1)
-        peer = base + (1 if _int(address) == base else 0)
-        network = "%s/%s" % (fmt(base), prefix)
-        ns.routes.append((table, network, None, nic["name"], address))
-        ns.routes.append((table, "default", fmt(peer), nic["name"], None))
-        ns.rules.append((1000 + 1 + index, address, table))
-    for nic in fabric["interfaces"]:
-        if nic["network"] == "frontend":
-            frontend.append(nic)
-    for position, nic in enumerate(frontend):
+    for table in cfg["routing"]["tables"]:
+        for route in table["routes"]:
+            ns.routes.append((table["table"], route["destination"], route["gateway"], route["dev"], route["source"]))
+    for rule in cfg["routing"]["rules"]:
+        ns.rules.append((rule["priority"], rule["from"].split("/")[0], rule["table"]))
+    bond = cfg["frontend"]
+    for position, port in enumerate(bond["members"] if bond else ()):
         # The bond's address sits on its first NIC: active-backup with the first NIC active (this
         # kernel has no bonding driver); the second NIC is up and cabled, carrying LLDP only.
-        addrs = [fabric["frontend_ipv4"]] if position == 0 and fabric.get("frontend_ipv4") else ()
-        ns.add(Iface(nic["name"], "veth", nic["mtu"], addrs))
-        ns.lldp_ports.append(nic["name"])
+        ns.add(Iface(port, "veth", bond["mtu"], [bond["address"]] if position == 0 else ()))
+        ns.lldp_ports.append(port)
     ns.add(Iface("lo", "loopback", None, ["127.0.0.1/8"]))
     return ns
-
-
-def _int(dotted):
-    a, b, c, d = (int(x) for x in dotted.split("."))
-    return (a << 24) | (b << 16) | (c << 8) | d
 
 
 def build_twin(plan, files):
     """The desired Twin of ``plan``, whose switches run the rendered ``files`` ({relative path: text},
     as gpufabric.build.render_all returns or as read back from build/<cluster>/)."""
     twin = Twin(plan.summary["cluster"])
-    hv = hostvars(plan)
     cabled = {}
     for link in plan.links:
         if link.network in ("backend", "frontend"):
@@ -221,7 +203,7 @@ def build_twin(plan, files):
                 oob_addrs.extend(found)
             continue
         if dev.role == "gpu_server":
-            ns = _server(twin, dev, hv[dev.name])
+            ns = _server(twin, dev, files)
             mgmt = {}
         else:
             ns, mgmt = _switch(twin, dev, files, cabled.get(dev.name, ()))

@@ -1,0 +1,67 @@
+"""Every file of one GPU server, from its structured config: the network stacks' files, sysctls, the NCCL
+environment and the boot-time RoCE unit. The build writes them under build/<cluster>/servers/<host>/; the
+gpu_server role installs them."""
+import os
+
+from ..server import nccl, roce
+from . import yaml_text
+from .linux_host_network import HEADER, networkd, netplan, networkmanager
+
+ROCE_UNIT = "gpufabric-roce.service"
+# The unit's sysfs/configfs paths start with ${ROOT}: empty on a host, a scratch tree in tests.
+UNIT_ROOT = "${ROOT}"
+
+
+def sysctl_conf(cfg):
+    return HEADER + "".join("%s = %s\n" % kv for kv in sorted(cfg["sysctls"].items()))
+
+
+def _sh(command):
+    return "/bin/sh -c '%s'" % command
+
+
+def roce_commands(cfg):
+    """The commands that put RoCE back on every rail NIC after a boot, in order: QoS with mlnx_qos, then the
+    sysfs/configfs values of server/roce.py (their one home, shared with the roce_ecn module)."""
+    r = cfg["roce"]
+    pfc = ",".join(str(1 if p in r["pfc_priorities"] else 0) for p in range(8))
+    cmds = []
+    for nic in cfg["nics"]:
+        cmds.append("mlnx_qos -i %s --trust %s --pfc %s" % (nic["name"], r["trust"], pfc))
+        for dscp, prio in sorted(r["dscp_to_priority"].items()):
+            cmds.append("mlnx_qos -i %s --dscp2prio set,%d,%d" % (nic["name"], dscp, prio))
+        values = roce.settings(UNIT_ROOT, nic["name"], nic["rdma"], r["ecn_priorities"], r["cnp_dscp"],
+                               r["traffic_class"], r["roce_mode"], r["cnp_priority"])
+        for path, value in values.items():
+            if "/kernel/config/rdma_cm/" in path:
+                # Creating the device's configfs group is what cma_roce_tos/cma_roce_mode do first.
+                group = path.split("/ports/")[0]
+                cmds.append("test -d %s || mkdir %s" % (group, group))
+            cmds.append("echo \"%s\" > %s" % (value, path))
+    return cmds
+
+
+def roce_unit(cfg):
+    """A oneshot unit ordered after the NICs exist and before the network comes up: trust, PFC, ECN, CNP and the
+    RoCE ToS are driver state that every reboot resets (to trust pcp, PFC off: silently lossy)."""
+    r = cfg["roce"]
+    devices = " ".join("sys-subsystem-net-devices-%s.device" % n["name"] for n in cfg["nics"])
+    lines = [HEADER.rstrip("\n"), "[Unit]",
+             "Description=RoCE QoS of the rail NICs: trust %s, PFC on priority %d, ECN, CNP DSCP %d, ToS %d"
+             % (r["trust"], r["lossless_priority"], r["cnp_dscp"], r["traffic_class"]),
+             "After=openibd.service sys-kernel-config.mount " + devices, "Requires=" + devices,
+             "Before=network-pre.target", "Wants=network-pre.target", "", "[Service]", "Type=oneshot",
+             "RemainAfterExit=yes", "Environment=ROOT=", "ExecStartPre=-/sbin/modprobe rdma_cm"]
+    lines += ["ExecStart=" + _sh(c) for c in roce_commands(cfg)]
+    lines += ["", "[Install]", "WantedBy=multi-user.target", ""]
+    return "\n".join(lines)
+
+
+def render_server(cfg):
+    """{path relative to the host's build directory: text}."""
+    out = {"structured.yml": yaml_text.dump(cfg), "nccl.conf": HEADER + nccl.render(cfg["nccl"]["env"]),
+           "sysctl/60-gpufabric.conf": sysctl_conf(cfg), "systemd/" + ROCE_UNIT: roce_unit(cfg)}
+    for folder, files in (("networkd", networkd(cfg)), ("netplan", netplan(cfg)),
+                          ("NetworkManager", networkmanager(cfg))):
+        out.update({os.path.join(folder, name): text for name, text in files.items()})
+    return out
