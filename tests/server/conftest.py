@@ -1,10 +1,12 @@
-"""Fixtures of the server tier: a real Redfish emulator process, and the lab plan's host data."""
+"""Fixtures of the server tier: the iDRAC9 double as a process, the lab's build, and the lab plan's host data."""
 import json
 import os
 import socket
+import ssl
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -18,24 +20,48 @@ def _free_port():
         return s.getsockname()[1]
 
 
+@pytest.fixture(scope="session")
+def tls_pair(tmp_path_factory):
+    """A self-signed certificate for 127.0.0.1, as an iDRAC ships one."""
+    d = tmp_path_factory.mktemp("tls")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=idrac",
+                    "-keyout", str(d / "key.pem"), "-out", str(d / "cert.pem")], check=True, capture_output=True)
+    return str(d / "cert.pem"), str(d / "key.pem")
+
+
+class Idrac:
+    """A running iDRAC9 double: ``address`` (host:port), ``state()`` as it dumps it after every change."""
+
+    def __init__(self, address, state_file):
+        self.address, self.state_file = address, state_file
+
+    def state(self):
+        with open(self.state_file, encoding="utf-8") as f:
+            return json.load(f)
+
+
 @pytest.fixture
-def redfish():
-    """sushy-tools' emulator on 127.0.0.1 (see redfish_emulator.py); yields its base URI, stops it after."""
-    pytest.importorskip("sushy_tools", reason="sushy-tools is not installed (requirements-dev.txt)")
+def idrac(tls_pair, tmp_path):
+    """tests/server/idrac9_double.py on 127.0.0.1 (HTTPS, root/calvin), stopped after the test."""
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, os.path.join(ROOT, "tests", "server", "redfish_emulator.py"), str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = "http://127.0.0.1:%d" % port
+    state_file = str(tmp_path / "idrac-state.json")
+    with open(state_file, "w", encoding="utf-8") as f:
+        json.dump({}, f)
+    proc = subprocess.Popen([sys.executable, os.path.join(ROOT, "tests", "server", "idrac9_double.py"), str(port),
+                             tls_pair[0], tls_pair[1], state_file], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    context = ssl.create_default_context()
+    context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
     try:
         for dummy in range(100):
             try:
-                urllib.request.urlopen(base + "/redfish/v1/", timeout=1).read()
-                break
+                urllib.request.urlopen("https://127.0.0.1:%d/redfish/v1" % port, timeout=1, context=context)
+            except urllib.error.HTTPError:
+                break       # 401 without credentials: it is up
             except OSError:
                 if proc.poll() is not None:
-                    pytest.fail("Redfish emulator exited: %s" % proc.stderr.read().decode()[-500:])
+                    pytest.fail("iDRAC double exited: %s" % proc.stderr.read().decode()[-500:])
                 time.sleep(0.1)
-        yield base
+        yield Idrac("127.0.0.1:%d" % port, state_file)
     finally:
         proc.terminate()
         proc.wait(timeout=10)

@@ -42,6 +42,26 @@ def test_firmware_unknown_component_and_empty_version():
         firmware.compare(INVENTORY, {"BIOS": ""})
 
 
+def test_firmware_nic_versions_in_idrac_four_parts_and_one_job_per_component():
+    inventory = [{"id": "Installed-105126-%s__NIC.Slot.%d-1-1" % (v, s), "version": v, "updateable": True,
+                  "name": "NVIDIA ConnectX-7 Single Port NDR OSFP Adapter - C4:70:BD:5A:00:%02X" % s}
+                 for s, v in ((31, "28.39.10.02"), (32, "28.36.10.10"), (33, "28.36.10.10"))]
+    assert firmware.in_scheme_of("28.39.1002", "28.36.10.10") == "28.39.10.02"
+    assert firmware.in_scheme_of("1.7.5", "1.6.4") == "1.7.5"
+    changes = firmware.compare(inventory, {"NVIDIA ConnectX-7": "28.39.1002"})
+    assert [(c["current"], c["wanted"]) for c in changes] == [("28.36.10.10", "28.39.10.02")] * 2
+    assert firmware.by_component(changes) == [{"component": "NVIDIA ConnectX-7", "wanted": "28.39.10.02",
+                                               "names": [changes[0]["name"], changes[1]["name"]],
+                                               "current": ["28.36.10.10"] * 2, "reboot_required": True}]
+
+
+def test_firmware_inventory_counts_installed_and_current_once():
+    members = [{"Id": "Current-105126-28.36.10.10__NIC.Slot.31-1-1", "Name": "NVIDIA ConnectX-7 - M", "Version": "28.36.10.10"},
+               {"Id": "Installed-105126-28.36.10.10__NIC.Slot.31-1-1", "Name": "NVIDIA ConnectX-7 - M",
+                "Version": "28.36.10.10", "Updateable": True}]
+    assert [i["id"] for i in firmware.inventory_from_redfish(members)] == ["Installed-105126-28.36.10.10__NIC.Slot.31-1-1"]
+
+
 def test_firmware_inventory_skips_previous_images():
     members = [{"Id": "Previous-159-1.5.0", "Name": "BIOS", "Version": "1.5.0"},
                {"Id": "Installed-159-1.6.4", "Name": "BIOS", "Version": "1.6.4", "Updateable": True}]

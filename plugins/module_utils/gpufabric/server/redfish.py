@@ -1,14 +1,32 @@
-"""A minimal Redfish client (stdlib urllib): enough to read firmware inventory and BIOS, PATCH BIOS settings,
-start SimpleUpdate and reset the system. Basic authentication; TLS verification on unless turned off."""
+"""A minimal Redfish client (stdlib urllib): enough to read firmware inventory and BIOS, stage BIOS settings,
+start updates (SimpleUpdate or a multipart push), follow jobs and reset the system. Basic authentication; TLS
+verification on unless turned off. Errors carry the BMC's own message (its @Message.ExtendedInfo), on one line."""
 import base64
 import json
+import os
 import ssl
 import urllib.error
 import urllib.request
+import uuid
 
 
 class RedfishError(Exception):
     pass
+
+
+def bmc_message(text):
+    """The BMC's explanation in an error body: the first @Message.ExtendedInfo Message (and MessageId), else the
+    error message, else the raw text; one line."""
+    try:
+        body = json.loads(text)
+    except ValueError:
+        return " ".join(text.split())[:300]
+    err = body.get("error", body) if isinstance(body, dict) else {}
+    info = err.get("@Message.ExtendedInfo") or body.get("@Message.ExtendedInfo") or []
+    if info and info[0].get("Message"):
+        ident = info[0].get("MessageId")
+        return "%s%s" % (info[0]["Message"], " (%s)" % ident if ident else "")
+    return " ".join(str(err.get("message") or text).split())[:300]
 
 
 class Redfish:
@@ -27,17 +45,19 @@ class Redfish:
         self.opener = urllib.request.build_opener(urllib.request.HTTPSHandler(context=context))
         self.timeout = timeout
 
-    def request(self, method, path, body=None):
+    def request(self, method, path, body=None, data=None, content_type=None):
         url = path if path.startswith("http") else self.root + path
-        data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(url, data=data, headers=self.headers, method=method)
+        if body is not None:
+            data = json.dumps(body).encode()
+        headers = dict(self.headers, **({"Content-Type": content_type} if content_type else {}))
+        req = urllib.request.Request(url, data=data, headers=headers, method=method)
         try:
             with self.opener.open(req, timeout=self.timeout) as resp:
                 text = resp.read().decode() or "{}"
                 return json.loads(text), dict(resp.headers)
         except urllib.error.HTTPError as exc:
-            detail = exc.read().decode(errors="replace")[:300]
-            raise RedfishError("%s %s: HTTP %d %s" % (method, path, exc.code, detail.replace("\n", " ")))
+            detail = bmc_message(exc.read().decode(errors="replace"))
+            raise RedfishError("%s %s: HTTP %d: %s" % (method, path, exc.code, detail))
         except (urllib.error.URLError, OSError) as exc:
             raise RedfishError("%s %s: %s" % (method, url, getattr(exc, "reason", exc)))
 
@@ -72,15 +92,35 @@ class Redfish:
         pending = self.get(settings).get("Attributes", {}) if settings else {}
         return bios.get("Attributes", {}), pending, settings or bios_path
 
-    def simple_update(self, image_uri, targets=None):
-        target = self.get("/redfish/v1/UpdateService").get("Actions", {}).get(
-            "#UpdateService.SimpleUpdate", {}).get("target")
+    def simple_update(self, image_uri, apply_time="OnReset"):
+        """Start SimpleUpdate the way iDRAC accepts it: ImageURI with TransferProtocol and an apply time, never
+        Targets (iDRAC picks the component from the package). Returns the task or job URI."""
+        service = self.get("/redfish/v1/UpdateService")
+        target = service.get("Actions", {}).get("#UpdateService.SimpleUpdate", {}).get("target")
         if not target:
             raise RedfishError("the BMC's UpdateService has no SimpleUpdate action")
-        body = {"ImageURI": image_uri}
-        if targets:
-            body["Targets"] = targets
+        body = {"ImageURI": image_uri, "TransferProtocol": image_uri.split("://")[0].upper(),
+                "@Redfish.OperationApplyTime": apply_time}
         return self.request("POST", target, body)[1].get("Location")
+
+    def multipart_push(self, path, apply_time="OnReset"):
+        """Upload a local image to MultipartHttpPushUri (UpdateParameters + UpdateFile). Returns the task URI."""
+        push = self.get("/redfish/v1/UpdateService").get("MultipartHttpPushUri")
+        if not push:
+            raise RedfishError("the BMC's UpdateService has no MultipartHttpPushUri: give an image URI instead")
+        boundary = uuid.uuid4().hex
+        params = json.dumps({"Targets": [], "@Redfish.OperationApplyTime": apply_time}).encode()
+        with open(path, "rb") as f:
+            image = f.read()
+        name = os.path.basename(path).encode()
+        data = b"".join([
+            b"--%s\r\nContent-Disposition: form-data; name=\"UpdateParameters\"\r\n"
+            b"Content-Type: application/json\r\n\r\n%s\r\n" % (boundary.encode(), params),
+            b"--%s\r\nContent-Disposition: form-data; name=\"UpdateFile\"; filename=\"%s\"\r\n"
+            b"Content-Type: application/octet-stream\r\n\r\n%s\r\n" % (boundary.encode(), name, image),
+            b"--%s--\r\n" % boundary.encode()])
+        return self.request("POST", push, data=data,
+                            content_type="multipart/form-data; boundary=%s" % boundary)[1].get("Location")
 
     def reset(self, system, reset_type="GracefulRestart"):
         action = self.get(system).get("Actions", {}).get("#ComputerSystem.Reset", {}).get("target")
