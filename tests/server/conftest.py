@@ -79,7 +79,7 @@ def lab_build(tmp_path_factory):
     """The lab's build (what playbooks/build.yml writes), in a scratch directory: the role installs from it."""
     import yaml
     from gpufabric.build import write_build
-    from gpufabric.planner import build_plan
+    from gpufabric.plan import build_plan
 
     with open(os.path.join(ROOT, "inventories", "lab", "lab.topology.yml"), encoding="utf-8") as f:
         spec = yaml.safe_load(f)

@@ -8,7 +8,7 @@ import yaml
 from conftest import load_example
 from gpufabric.build import render_all, render_servers, servers, structured
 from gpufabric.errors import SpecError
-from gpufabric.planner import build_plan
+from gpufabric.plan import build_plan
 from gpufabric.structured.server import schema_errors, server_configs
 from gpufabric.twin.desired import build_twin
 from gpufabric.validate.expect import Expectation
