@@ -1,6 +1,6 @@
 """Integer IP arithmetic for allocation at scale.
 
-The planner handles hundreds of thousands of links; the ``ipaddress`` objects are too slow to
+The plan handles hundreds of thousands of links; the ``ipaddress`` objects are too slow to
 create per link, so addresses are kept as integers and formatted only when written out.
 """
 import ipaddress
@@ -31,7 +31,7 @@ class Pool:
     def prefix_for(self, block_size):
         return self.bits - (block_size.bit_length() - 1)
 
-    def require(self, needed, what, block_size=1):
+    def require(self, needed, what):
         """Fail unless ``needed`` addresses fit; say how much is needed and what prefix would hold it."""
         if needed > self.size:
             prefix = self.bits - max(0, (needed - 1).bit_length())

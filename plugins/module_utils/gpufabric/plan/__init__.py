@@ -41,9 +41,7 @@ def build_plan(raw_spec):
     cabling.oob(plan, namer)
 
     pools = Pools()
-    _address_backend(plan, pools)
-    if sizing.frontend:
-        _address_frontend(plan, pools)
+    _address(plan, pools)
     management.assign(plan, pools)
     pools.check_overlap()
     plan.racks = placement.racks()
@@ -52,17 +50,15 @@ def build_plan(raw_spec):
     return plan
 
 
-def _address_backend(plan, pools):
-    cidrs = plan.spec["backend"]["pools"]
-    asns.backend(plan)
-    links.backend_servers(plan, pools, cidrs)
-    loopbacks.assign(pools, "backend", cidrs, plan.backend)
-    links.fabric(pools, "backend", cidrs, plan.sizing.backend, plan.backend)
-
-
-def _address_frontend(plan, pools):
-    cidrs = plan.spec["frontend"]["pools"]
-    asns.frontend(plan)
-    frontend_addresses.assign(plan, pools, cidrs)
-    loopbacks.assign(pools, "frontend", cidrs, plan.frontend)
-    links.fabric(pools, "frontend", cidrs, plan.sizing.frontend, plan.frontend)
+def _address(plan, pools):
+    """Each network in turn: ASNs, its server-facing addresses, loopbacks, fabric /31s."""
+    networks = (("backend", plan.backend, plan.sizing.backend, asns.backend, links.backend_servers),
+                ("frontend", plan.frontend, plan.sizing.frontend, asns.frontend, frontend_addresses.assign))
+    for network, tiers, clos, assign_asns, assign_server_side in networks:
+        if tiers is None:
+            continue
+        cidrs = plan.spec[network]["pools"]
+        assign_asns(plan)
+        assign_server_side(plan, pools, cidrs)
+        loopbacks.assign(pools, network, cidrs, tiers)
+        links.fabric(pools, network, cidrs, clos, tiers)

@@ -3,6 +3,7 @@
 Values are strings, as SONiC stores them in Redis. Which tables are ours, and which the platform
 shares with us, is declared in templates/sonic/config_db.schema.yml (see sonic_schema.py).
 """
+from .sonic_ranges import to_ranges
 
 # SONiC device types by fabric tier (T0 / T1 / T2 in SONiC's terms).
 DEVICE_TYPE = {"backend_leaf": "ToRRouter", "backend_spine": "LeafRouter", "backend_superspine": "SpineRouter",
@@ -20,18 +21,6 @@ def _s(value):
 
 def cable_step(meters):
     return next((m for m in CABLE_LENGTH_STEPS_M if meters <= m), CABLE_LENGTH_STEPS_M[-1])
-
-
-def _ranges(numbers):
-    """[0, 1, 2, 4, 5, 6, 7] -> ["0-2", "4-7"] (SONiC's key form for queue and PG ranges)."""
-    out, start = [], None
-    for i, n in enumerate(numbers):
-        if start is None:
-            start = n
-        if i + 1 == len(numbers) or numbers[i + 1] != n + 1:
-            out.append(str(start) if start == n else "%d-%d" % (start, n))
-            start = None
-    return out
 
 
 def _metadata(cfg):
@@ -132,7 +121,7 @@ def _qos(cfg):
          "WRED_PROFILE": {name: wred}, "SCHEDULER": sched,
          "PORT_QOS_MAP": {}, "QUEUE": {}, "BUFFER_PG": {}, "BUFFER_QUEUE": {}, "CABLE_LENGTH": {"AZURE": {}},
          "PFC_WD": {"GLOBAL": {"POLL_INTERVAL": _s(wd["poll_interval_ms"])}}}
-    lossy_queues = _ranges([n for n in range(8) if n not in lossless])
+    lossy_queues = to_ranges([n for n in range(8) if n not in lossless])
     for port in q["interfaces"]:
         i = ports[port]
         cable = "%dm" % cable_step(i["cable_length_m"])

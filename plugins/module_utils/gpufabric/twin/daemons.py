@@ -8,7 +8,6 @@ control socket, configuration and pid file under the twin's state directory.
 import grp
 import os
 import pwd
-import shutil
 import subprocess
 import time
 
@@ -133,11 +132,6 @@ def reload_argv(ns, mode):
     """frr-reload.py for the switch's pathspace; ``mode`` is --reload or --test. --confdir is FRR's root:
     frr-reload and vtysh append the pathspace themselves."""
     return [FRR_RELOAD, mode, "--pathspace", ns, "--confdir", FRR_ETC, os.path.join(frr_dir(ns), "frr.conf")]
-
-
-def frr_cleanup(ns):
-    for path in (frr_dir(ns), frr_run_dir(ns)):
-        shutil.rmtree(path, ignore_errors=True)
 
 
 def lldpd_paths(state_dir, ns):

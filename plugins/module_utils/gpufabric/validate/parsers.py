@@ -7,6 +7,8 @@ The fixtures under tests/unit/fixtures/validate/ are real outputs of these comma
 import json
 import re
 
+from ..render.sonic_ranges import from_ranges
+
 
 def _json(text, default):
     text = (text or "").strip()
@@ -141,7 +143,7 @@ def config_db_qos(config_db):
         port, _sep, qids = key.partition("|")
         profile = wred.get(queue.get("wred_profile"), {})
         if profile.get("ecn", "ecn_none") != "ecn_none":
-            for qid in _ranges(qids):
+            for qid in from_ranges(qids):
                 ecn_queues.setdefault(port, set()).add(qid)
     out = {}
     for port, qos in config_db.get("PORT_QOS_MAP", {}).items():
@@ -154,15 +156,6 @@ def config_db_qos(config_db):
                      "ecn": sorted(ecn_queues.get(port, ()))}
     for port in config_db.get("PORT", {}):
         out.setdefault(port, {"trust": None, "dscp_to_tc": None, "pfc": [], "ecn": sorted(ecn_queues.get(port, ()))})
-    return out
-
-
-def _ranges(text):
-    out = []
-    for part in text.split(","):
-        lo, _sep, hi = part.partition("-")
-        if lo.isdigit():
-            out += list(range(int(lo), int(hi or lo) + 1))
     return out
 
 

@@ -1,0 +1,22 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpucluster.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Filters gpucluster.fabric.sonic_bgp_required and sonic_bgp_established (documented in their .yml)."""
+from __future__ import annotations
+
+from ansible.errors import AnsibleFilterError
+
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.render.sonic_deploy import (
+    established_sessions, required_sessions)
+
+
+def sonic_bgp_required(planned, summary_before, gate="auto"):
+    try:
+        return required_sessions(planned, summary_before, gate)
+    except ValueError as exc:
+        raise AnsibleFilterError(str(exc))
+
+
+class FilterModule:
+    def filters(self):
+        return {"sonic_bgp_required": sonic_bgp_required, "sonic_bgp_established": established_sessions}
