@@ -1,8 +1,10 @@
-"""Design comparison: re-planned designs, the planner's reason when one cannot hold the cluster,
-and the middle-of-rack estimate."""
+"""Design comparison: every design re-planned, the planner's reason when one cannot hold the
+cluster, and optics counted only on cabled ports."""
 from docs_helpers import cables_of, plan_of
-from gpufabric.docs.comparison import MIDDLE_OF_RACK, compare
+from gpufabric.docs.cabling import Optics
+from gpufabric.docs.comparison import compare, design_spec
 from gpufabric.docs.settings import settings_for
+from gpufabric.plan import build_plan
 
 
 def _rows(name, overrides=None):
@@ -17,11 +19,8 @@ def test_metalsoft_designs():
     assert this.reason is None and this.switches["backend_leaf"] == plan.summary["devices_by_role"]["backend_leaf"]
     assert "rail_optimized needs 22 pods" in rows["rail_optimized"].reason
     assert rows["rail_only"].reason.startswith("servers.count: rail_only")
-    mor = rows[MIDDLE_OF_RACK]
-    assert mor.estimate and mor.reason is None
-    # every server on an in-rack leaf: its 8 NIC links are DAC
-    dac = sum(r[2] for r in mor.bom.rows("cables") if r[1] == "DAC")
-    assert dac == 8 * plan.summary["servers"]
+    # a 24:8 Z9332F-ON takes 3 servers: not the 4 of a rack
+    assert "cannot take the 32 GPUs of 4 servers" in rows["top_of_rack"].reason
 
 
 def test_comparison_costs_with_prices():
@@ -33,22 +32,38 @@ def test_comparison_costs_with_prices():
     assert cost == rows[0].bom.total("switches") and not unpriced
 
 
-def test_middle_of_rack_cables_only_used_uplinks():
-    from gpufabric.docs.comparison import _in_rack_leaves
-    # 4 servers (32 GPUs) per rack on a 128-port leaf split 64:64: each leaf is half full and
-    # needs 32 uplinks, not 64; a last rack of 2 servers needs 16.
-    assert _in_rack_leaves(12500, 4, 8, 8, 64, 64) == (3125, 100000)
-    assert _in_rack_leaves(6, 4, 8, 8, 64, 64) == (2, 48)
-    # 3:1 leaves round up per leaf: 8 GPUs at 24:8 need 3 uplinks (8/3 rounded up)
-    assert _in_rack_leaves(1, 1, 3, 8, 24, 8) == (1, 3)
-
-
-def test_middle_of_rack_at_100k_counts_cabled_ports_only():
+def test_top_of_rack_at_100k_puts_every_gpu_link_on_copper():
+    # SemiAnalysis ("100,000 H100 clusters", 2024): a non-rail design moves the GPU-to-leaf links onto
+    # DAC, a quarter to a third of the fabric's links.
     plan = plan_of("h100-100k")
-    mor = _rows("h100-100k")[MIDDLE_OF_RACK]
+    tor = _rows("h100-100k")["top_of_rack"]
+    assert tor.reason is None
     gpus = plan.summary["servers"] * plan.summary["rails"]
-    # non-blocking: as many leaf uplinks as GPUs, spread over 64-port-down spines
-    assert mor.switches["backend_leaf"] == 3125
-    assert mor.switches["backend_spine"] == -(-gpus // 64)
-    dac = sum(r[2] for r in mor.bom.rows("cables") if r[1] == "DAC")
-    assert dac == gpus and mor.aoc <= gpus
+    dac = sum(r[2] for r in tor.bom.rows("cables") if r[1] == "DAC")
+    cables = sum(r[2] for r in tor.bom.rows("cables"))
+    assert dac >= gpus and 0.25 <= gpus / cables <= 0.34
+
+
+def _independent_transceivers(plan, settings):
+    """Two optics per cabled backend link whose media takes pluggable transceivers."""
+    from gpufabric.plan.cables import CableLengths
+    from gpufabric.docs.cabling import Media
+    lengths, media = CableLengths.for_spec(plan.spec), Media(settings)
+    total = 0
+    for link in plan.links:
+        if link.network == "backend":
+            stock = lengths.of(link)[1]
+            total += 2 if media.choose(stock, link.speed).get("transceivers") else 0
+    return total
+
+
+def test_transceivers_match_an_independent_count_of_cabled_ports():
+    for name in ("lab", "metalsoft-16k"):
+        plan = plan_of(name)
+        settings = settings_for(plan)
+        for row in compare(plan, cables_of(name), settings):
+            if row.reason:
+                continue
+            other = plan if row.design == plan.summary["backend"]["design"] else build_plan(
+                design_spec(plan.spec, row.design, plan.catalog))
+            assert row.bom.total("transceivers") == _independent_transceivers(other, settings), (name, row.design)

@@ -21,11 +21,15 @@ def server(gpus):
 @st.composite
 def specs(draw):
     gpus = draw(st.sampled_from([2, 4, 8]))
-    design = draw(st.sampled_from(["rail_optimized", "rail_planes", "rail_only"]))
+    design = draw(st.sampled_from(["rail_optimized", "rail_planes", "rail_only", "top_of_rack"]))
+    if design == "top_of_rack":
+        # a leaf takes every GPU of whole servers (at least 4 downlinks here) and stands in their rack
+        gpus = min(gpus, 4)
     k = draw(st.sampled_from([8, 12, 16]))
     spec = {
         "cluster": {"name": "t"},
-        "servers": {"model": "srv", "count": draw(st.integers(1, 40)), "per_rack": draw(st.integers(1, 4))},
+        "servers": {"model": "srv", "count": draw(st.integers(1, 40)),
+                    "per_rack": 1 if design == "top_of_rack" else draw(st.integers(1, 4))},
         "backend": {"design": design, "leaf": {"model": "sw"}},
         "models": {"switches": {"sw": switch(k)}, "servers": {"srv": server(gpus)}},
     }
@@ -91,10 +95,17 @@ def test_nic_i_lands_on_a_rail_i_leaf(spec):
     if plan is None:
         return
     nics = [n["name"] for n in plan.catalog.servers["srv"].backend_nics]
+    leaves_of = {}
     for link in plan.links:
         if link.network == "backend" and link.tier == "server":
             assert link.a.role == "backend_leaf"
-            assert nics.index(link.b_port) == link.a.rail
+            if spec["backend"]["design"] == "top_of_rack":
+                # every NIC of a server on one leaf, standing in the first server rack of its unit
+                assert link.a.rail is None and link.a.rack.kind == "server" and link.a.rack.row == link.b.rack.row
+                leaves_of.setdefault(link.b.name, set()).add(link.a.name)
+            else:
+                assert nics.index(link.b_port) == link.a.rail
+    assert all(len(leaves) == 1 for leaves in leaves_of.values())
 
 
 @SETTINGS

@@ -3,7 +3,7 @@ from .errors import SpecError
 from .roles import SWITCH_ROLES
 from .schema_types import Bool, Choice, Int, List, MapOf, Num, Optional, Section, Str, to_markdown
 
-DESIGNS = ("rail_optimized", "rail_planes", "rail_only")
+DESIGNS = ("rail_optimized", "rail_planes", "rail_only", "top_of_rack")
 
 _HOSTNAMES_DOC = ("Hostname patterns per role. Fields: {cluster}, {n} (1-based position in its group), {index} "
                   "(0-based position in its role), {rail} (0-based), {su}, {pod}, {plane} (1-based), {side} (a/b), "
@@ -173,7 +173,8 @@ SPEC = Section("The cluster spec.", {
     "backend": Section("The GPU-to-GPU (RoCEv2) fabric.", {
         "design": Choice("Backend topology (see docs/topology.md).", list(DESIGNS), default="rail_optimized"),
         "leaf": Section("Rail leaves: one per rail per scalable unit; `downlinks` is the scalable unit's size "
-                        "in servers.", _tier("rail leaves"), required=True),
+                        "in servers. With top_of_rack, one leaf takes every GPU of `downlinks` / GPUs-per-server "
+                        "servers and stands in their rack.", _tier("rail leaves"), required=True),
         "spine": Optional("Spines (absent with rail_only).", _tier("spines", _SPINE_COUNT)),
         "superspine": Optional("Superspines: present means three tiers (pods of leaves and spines).",
                                _tier("superspines", _SUPER_COUNT)),

@@ -124,7 +124,9 @@ def overview(plan, settings):
     g = Grouping(plan, settings["diagrams"]["overview_max_groups"])
     coarse = {
         "gpu_server": lambda d: g.su_block(d, "servers"),
-        "backend_leaf": lambda d: ("leaf r%d" % d.rail, "rail %d leaves" % d.rail),
+        # top-of-rack leaves carry every rail: grouped by scalable unit like their servers
+        "backend_leaf": lambda d: (("leaf r%d" % d.rail, "rail %d leaves" % d.rail) if d.rail is not None
+                                   else g.su_block(d, "top-of-rack leaves")),
         # rail planes: one group per rail is already as many groups as rails
         "backend_spine": lambda d: g.spines(d, not g.rail_planes),
         "backend_superspine": lambda d: g.superspines(d, False),
@@ -160,7 +162,8 @@ def full_view(plan):
 
 def graphs(plan, settings):
     out = [overview(plan, settings)]
-    out += [rail_view(plan, settings, r) for r in range(plan.summary["rails"])]
+    if plan.summary["backend"]["design"] != "top_of_rack":   # one leaf carries every rail: no rail views
+        out += [rail_view(plan, settings, r) for r in range(plan.summary["rails"])]
     if _full_size(plan) <= settings["diagrams"]["full_view_max_devices"]:
         out.append(full_view(plan))
     return out

@@ -19,10 +19,15 @@ def backend(plan):
     down = _port_names(clos.leaf_model, clos.leaf_down)
     speed = server_model.backend_nics[0]["speed"]
     connect = plan.connect
+    top_of_rack = sizing.design == "top_of_rack"
     for dev in plan.servers:
         unit, pos = divmod(dev.index, sizing.servers_per_unit)
         for rail in range(rails):
-            connect(Link("backend", "server", leaves[unit * rails + rail], down[pos], dev, nics[rail], speed))
+            if top_of_rack:
+                # every NIC of the server on its unit's one leaf, the server's ports side by side
+                connect(Link("backend", "server", leaves[unit], down[pos * rails + rail], dev, nics[rail], speed))
+            else:
+                connect(Link("backend", "server", leaves[unit * rails + rail], down[pos], dev, nics[rail], speed))
     if clos.tiers < 2:
         return
     planes = sizing.design == "rail_planes"
@@ -98,6 +103,9 @@ def oob(plan, namer):
             if dev.role == "gpu_server":
                 ends.append((2 * dev.slot, dev, dev.model.bmc_port["name"]))
                 ends.append((2 * dev.slot + 1, dev, dev.model.mgmt_port["name"]))
+            elif rack.kind == "server":
+                # a top-of-rack leaf: the position after its rack's servers' ends
+                ends.append((2 * dev.slot, dev, dev.model.mgmt_port))
             else:
                 ends.append((dev.slot, dev, dev.model.mgmt_port))
         switches = {}

@@ -67,8 +67,11 @@ def _clos(plan, namer, clos, network, leaf_place, leaf_fields, n_leaves, pods, s
 def backend(plan, placement, namer):
     sizing = plan.sizing
     clos, rails, planes = sizing.backend, sizing.rails, sizing.design == "rail_planes"
+    top_of_rack = sizing.design == "top_of_rack"
 
     def leaf_fields(idx):
+        if top_of_rack:
+            return dict(rail=None, su=idx + 1, n=idx + 1), 0, idx
         unit, rail = divmod(idx, rails)
         return dict(rail=rail, su=unit + 1, n=unit + 1), (rail if planes else 0), (unit if planes else idx)
 
@@ -78,9 +81,9 @@ def backend(plan, placement, namer):
         return placement.network_slot(pod * sizing.units_per_pod,
                                       placement.first_backend_spine_slot + plane * clos.spines_per_group + j)
 
-    plan.backend = _clos(plan, namer, clos, "backend",
-                         lambda idx: placement.network_slot(idx // rails, idx % rails), leaf_fields,
-                         sizing.scalable_units * rails, sizing.backend_pods, spine_place, placement.core_slot)
+    per_unit = 1 if top_of_rack else rails
+    plan.backend = _clos(plan, namer, clos, "backend", lambda idx: placement.leaf_slot(idx, rails), leaf_fields,
+                         sizing.scalable_units * per_unit, sizing.backend_pods, spine_place, placement.core_slot)
     return plan.backend
 
 

@@ -9,7 +9,7 @@ def default_patterns(sizing):
     frontend = sizing.frontend
     return {
         "server": cluster + "-gpu{n:04d}",
-        "backend_leaf": cluster + "-r{rail}-leaf{n:02d}",
+        "backend_leaf": cluster + ("-tor{n:03d}" if sizing.design == "top_of_rack" else "-r{rail}-leaf{n:02d}"),
         "backend_spine": cluster + rail + ("-pod{pod:02d}" if sizing.backend.tiers == 3 else "") + "-spine{n:02d}",
         "backend_superspine": cluster + rail + "-ssp{plane}-{n:02d}",
         "frontend_leaf": cluster + "-fe-leaf{n:02d}{side}",

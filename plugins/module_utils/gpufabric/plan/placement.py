@@ -17,7 +17,10 @@ class Placement:
         backend, frontend = sizing.backend, sizing.frontend
         self.server_racks_per_unit = ceil_div(sizing.servers_per_unit, spec["servers"]["per_rack"])
         # Slots of a unit's network racks: rail leaves, then frontend pairs, then pod spines.
-        slots = sizing.rails
+        # A top-of-rack leaf stands in its servers' rack instead.
+        self.top_of_rack = sizing.design == "top_of_rack"
+        self.servers_per_rack = spec["servers"]["per_rack"]
+        slots = 0 if self.top_of_rack else sizing.rails
         self.first_frontend_leaf_slot = slots
         if frontend:
             slots += 2 * ceil_div(sizing.servers_per_unit, sizing.servers_per_pair)
@@ -57,6 +60,13 @@ class Placement:
         """(rack, slot in rack) of network slot ``slot`` of scalable unit ``unit``."""
         return self.rack(unit, self.server_racks_per_unit + slot // self.switches_per_rack), \
             slot % self.switches_per_rack
+
+    def leaf_slot(self, index, rails):
+        """(rack, slot) of backend leaf number ``index``: a rail leaf in its unit's network racks, or a
+        top-of-rack leaf (one per unit) in the first server rack of its unit, above its servers."""
+        if self.top_of_rack:
+            return self.rack(index, 0), self.servers_per_rack
+        return self.network_slot(index // rails, index % rails)
 
     def core_slot(self):
         """(rack, slot in rack) of the next free core slot."""

@@ -42,8 +42,9 @@ def _backend(spec, catalog, server_model):
                                 "rail_optimized or rail_planes" % (key, key))
     elif be["spine"] is None:
         raise SpecError("backend.spine", "missing: %s needs spines (or choose design rail_only)" % design)
-    # Leaves that must share a pod: a scalable unit's rails, except with rail planes (one per plane).
-    group = 1 if design == "rail_planes" else rails
+    # Leaves that must share a pod: a scalable unit's rails, except with rail planes (one per plane)
+    # and top-of-rack (one leaf carries every rail of its servers).
+    group = 1 if design in ("rail_planes", "top_of_rack") else rails
     planes = rails if design == "rail_planes" else 1
     nic_speeds = [n["speed"] for n in server_model.backend_nics]
     return Clos("backend", "backend", catalog, be["leaf"], be["spine"], be["superspine"], group, planes,
@@ -70,8 +71,18 @@ def size(spec, catalog):
     design = spec["backend"]["design"]
     backend = _backend(spec, catalog, server_model)
     per_unit = backend.downlinks
+    if design == "top_of_rack":
+        # A scalable unit is the servers of one leaf: all their GPUs on it.
+        per_unit = backend.downlinks // rails
+        if per_unit < 1:
+            raise SpecError("backend.leaf.downlinks", "top_of_rack puts all %d GPUs of a server on one leaf, but the "
+                            "leaf has %d downlinks: use at least %d" % (rails, backend.downlinks, rails))
+        if per_unit % spec["servers"]["per_rack"]:
+            raise SpecError("servers.per_rack", "%d servers per rack do not fill the racks of a top-of-rack leaf "
+                            "that takes %d servers: use a divisor of %d" % (
+                                spec["servers"]["per_rack"], per_unit, per_unit))
     units = ceil_div(servers, per_unit)
-    group = 1 if design == "rail_planes" else rails
+    group = 1 if design in ("rail_planes", "top_of_rack") else rails
     leaves_per_plane = units * group
     if design == "rail_only":
         max_servers = per_unit
@@ -100,7 +111,9 @@ def size(spec, catalog):
         raise SpecError("oob.switch.model", "%s has no access ports (groups with use down or any)" % oob_model.name)
     per_rack = spec["layout"]["switches_per_rack"]
     # A server rack holds two OOB ends per server (BMC, host port); a network rack one per switch.
-    oob_per_rack = ceil_div(max(2 * spec["servers"]["per_rack"], per_rack), len(access))
+    # (top_of_rack: the leaf in a server rack takes the position after its servers').
+    ends = 2 * spec["servers"]["per_rack"] + (2 if design == "top_of_rack" else 0)
+    oob_per_rack = ceil_div(max(ends, per_rack), len(access))
     return Sizing(
         design=design, server_model=server_model, rails=rails, servers=servers, backend=backend, servers_per_unit=per_unit,
         scalable_units=units, max_servers=max_servers,

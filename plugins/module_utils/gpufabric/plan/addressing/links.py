@@ -34,13 +34,16 @@ def fabric(pools, network, pool_cidrs, clos, tiers):
 def backend_servers(plan, pools, pool_cidrs):
     sizing, leaves = plan.sizing, plan.backend.leaves
     per_unit, rails = sizing.servers_per_unit, sizing.rails
-    block = block_size_for(2 * per_unit)
+    # links per leaf: a rail leaf has one per server of its unit, a top-of-rack leaf every NIC of them
+    top_of_rack = sizing.design == "top_of_rack"
+    per_leaf = per_unit * rails if top_of_rack else per_unit
+    block = block_size_for(2 * per_leaf)
     for key, attr in (("server_links", "ipv4"), ("server_links_ipv6", "ipv6")):
         if pool_cidrs[key] is None:
             continue
         pool = pools.take("backend.pools." + key, pool_cidrs[key])
         pool.require(block * len(leaves), "%d leaves x %d addresses (2 x %d downlinks, aligned)"
-                     % (len(leaves), block, per_unit))
+                     % (len(leaves), block, per_leaf))
         if attr == "ipv4":
             prefix = pool.prefix_for(block)
             for leaf in leaves:
@@ -48,4 +51,7 @@ def backend_servers(plan, pools, pool_cidrs):
         for dev in plan.servers:
             unit, pos = divmod(dev.index, per_unit)
             for rail, link in enumerate(x for x in dev.links if x.network == "backend"):
-                setattr(link, attr, pool.base + (unit * rails + rail) * block + 2 * pos)
+                if top_of_rack:
+                    setattr(link, attr, pool.base + unit * block + 2 * (pos * rails + rail))
+                else:
+                    setattr(link, attr, pool.base + (unit * rails + rail) * block + 2 * pos)
