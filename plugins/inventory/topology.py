@@ -16,8 +16,10 @@ description:
     C(rail_<n>), C(su_<nn>) (scalable unit), C(pod_<nn>) (three-tier pods), C(rack_<name>), and the parents
     C(backend), C(frontend), C(oob) and C(switches).
   - Each host gets C(ansible_host) (its management address) and C(fabric), a dict with C(role), C(model),
-    C(rack), C(rail) where one applies, C(asn), C(loopback_ipv4), C(interfaces) (name, peer, peer_interface,
-    network, speed, mtu, ipv4 on routed links) and a few role-specific keys.
+    C(rack), C(rail) where one applies, C(asn), C(loopback_ipv4) and a few role-specific keys; GPU servers
+    also get C(interfaces) (name, peer, peer_interface, network, speed, mtu, ipv4 on routed links).
+  - Hosts get only what plays need. A switch's ports are in C(build/<cluster>/plan.json) and its
+    C(devices/<host>/structured.yml), not in host variables.
   - The spec keys are documented in docs/spec.md of the collection; a spec error fails the inventory with a
     one-line message naming the key.
 extends_documentation_fragment:
@@ -94,14 +96,14 @@ import os
 
 from ansible.errors import AnsibleParserError
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
+from ansible.template import trust_as_template
 
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.export import (
     PARENTS, ROLE_GROUP, hostvars, inventory_groups)
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.plan import build_plan
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.spec import validate
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import (
-    read_spec)
+    plan_spec_file, read_spec)
 
 
 class SpecParseError(AnsibleParserError):
@@ -109,6 +111,37 @@ class SpecParseError(AnsibleParserError):
     source excerpt Ansible would add (and which splits its warning into a summary plus a repeat) is left out."""
 
     _formatted_source_context = None
+
+
+def _trusted(value, seen):
+    """``value`` with every string marked trusted (the spec's author wrote them), equal strings shared.
+    Written flat for the shape of hostvars (strings, numbers, dicts, lists of dicts): it runs on every
+    value of every host."""
+    def trust(text):
+        out = seen.get(text)
+        if out is None:
+            out = seen[text] = trust_as_template(text)
+        return out
+
+    def scalar(item):
+        return trust(item) if item.__class__ is str else item
+
+    if isinstance(value, str):
+        return trust(value)
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            if isinstance(item, (dict, list)):
+                out[key] = _trusted(item, seen)
+            else:
+                out[key] = scalar(item)
+        return out
+    if isinstance(value, list):
+        if all(item.__class__ is dict for item in value):
+            return [{key: scalar(v) if not isinstance(v, (dict, list)) else _trusted(v, seen) for key, v in item.items()}
+                    for item in value]
+        return [_trusted(item, seen) for item in value]
+    return value
 
 
 class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
@@ -143,9 +176,9 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                 data = None
         if data is None:
             try:
-                plan = build_plan(spec)
+                plan = plan_spec_file(path)
             except SpecError as exc:
-                raise SpecParseError(str(located.error(exc))) from None
+                raise SpecParseError(str(exc)) from None
             members, children = inventory_groups(plan)
             data = {"hostvars": hostvars(plan), "members": members, "children": children}
             if self.get_option("cache"):
@@ -169,9 +202,14 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                 inv.add_child(group, host)
         construct = self.get_option("compose") or self.get_option("groups") or self.get_option("keyed_groups")
         strict = self.get_option("strict")
+        # Ansible's inventory wrapper visits every value of every host to tag it trusted and with its origin,
+        # most of the time of a 10,000-host inventory. The values are trusted here once, each distinct string
+        # once (peer names, port names, networks repeat), and handed to the inventory data directly.
+        data_store = getattr(inv, "__wrapped__", inv)
+        trusted = {}
         for host, variables in data["hostvars"].items():
             for key, value in variables.items():
-                inv.set_variable(host, key, value)
+                data_store.set_variable(host, key, _trusted(value, trusted))
             if construct:
                 self._set_composite_vars(self.get_option("compose"), variables, host, strict=strict)
                 self._add_host_to_composed_groups(self.get_option("groups"), variables, host, strict=strict)

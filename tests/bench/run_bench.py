@@ -33,6 +33,34 @@ print(json.dumps({"seconds": elapsed, "peak_mib": resource.getrusage(resource.RU
 """
 
 
+# Runs one command and reports its wall time, the CPU time of its whole process tree (what a quiet
+# machine's wall time approaches: Ansible here is one process and one worker at a time) and the
+# peak memory of its largest process.
+MEASURE_CHILD = r"""
+import json, resource, subprocess, sys, time
+t = time.perf_counter()
+proc = subprocess.run(sys.argv[2:], cwd=sys.argv[1], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+wall = time.perf_counter() - t
+use = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"rc": proc.returncode, "wall": wall, "cpu": use.ru_utime + use.ru_stime,
+                  "peak_mib": use.ru_maxrss / 1024, "stderr": proc.stderr.decode(errors="replace")[-2000:]}))
+"""
+
+
+def measured(cmd, env=None, cwd=ROOT):
+    """{"wall", "cpu", "peak_mib"} of ``cmd`` as a user runs it."""
+    out = subprocess.run([sys.executable, "-c", MEASURE_CHILD, cwd] + cmd, env=env, check=True,
+                         capture_output=True, text=True).stdout
+    r = json.loads(out)
+    if r["rc"]:
+        raise RuntimeError("%s failed: %s" % (" ".join(cmd), r["stderr"]))
+    return r
+
+
+def figure(r):
+    return "%.1f s wall, %.1f s CPU, peak %.0f MiB" % (r["wall"], r["cpu"], r["peak_mib"])
+
+
 def spec_path(name):
     return os.path.join(ROOT, "inventories", name, name + ".topology.yml")
 
@@ -53,9 +81,14 @@ def bench_plan():
         out = subprocess.run([sys.executable, "-c", PLAN_CHILD, os.path.join(ROOT, "plugins", "module_utils"),
                               spec_path(name)], check=True, capture_output=True, text=True).stdout
         r = json.loads(out)
-        rows.append(("plan %s (%d GPUs, %d devices, %d cables)" % (name, r["gpus"], r["devices"], r["links"]),
+        rows.append(("plan %s (%d GPUs, %d devices, %d cables), library" % (name, r["gpus"], r["devices"], r["links"]),
                      "%.2f s, peak %.0f MiB" % (r["seconds"], r["peak_mib"]),
                      "h100-100k: at most 2 s and 1 GiB" if name == "h100-100k" else "-"))
+        with tempfile.TemporaryDirectory() as tmp:
+            user = measured([os.path.join(BIN, "ansible-playbook"), "-i", "inventories/" + name, "playbooks/plan.yml",
+                             "-e", "build_dir=" + tmp], env=ansible_env())
+        rows.append(("`ansible-playbook -i inventories/%s playbooks/plan.yml` (as users run it: inventory, plan, "
+                     "plan.json)" % name, figure(user), "h100-100k: at most 30 s and 2 GiB" if name == "h100-100k" else "-"))
     return rows
 
 
@@ -81,19 +114,20 @@ def bench_inventory():
     name = "metalsoft-16k"
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "list.json")
-        plugin_s = timed([os.path.join(BIN, "ansible-inventory"), "-i", "inventories/" + name, "--list",
-                          "--output", out], env=ansible_env())
+        plugin = measured([os.path.join(BIN, "ansible-inventory"), "-i", "inventories/" + name, "--list",
+                           "--output", out], env=ansible_env())
+        plugin_s = plugin["wall"]
         with open(out) as f:
             listing = json.load(f)
         hosts = len(listing["_meta"]["hostvars"])
-        ifaces = sum(len(v["fabric"]["interfaces"]) for v in listing["_meta"]["hostvars"].values())
+        ifaces = sum(len(v["fabric"].get("interfaces", ())) for v in listing["_meta"]["hostvars"].values())
         static = os.path.join(tmp, "static.yml")
         static_inventory(listing, static)
         static_s = timed([os.path.join(BIN, "ansible-inventory"), "-i", static, "--list", "--output", out],
                          env=ansible_env(ANSIBLE_INVENTORY_ENABLED="yaml"))
     return [
-        ("ansible-inventory --list %s, topology plugin (%d hosts, %d interfaces)" % (name, hosts, ifaces),
-         "%.1f s" % plugin_s, "at most 10 s"),
+        ("`ansible-inventory -i inventories/%s --list`, topology plugin (%d hosts, %d server interfaces)"
+         % (name, hosts, ifaces), figure(plugin), "at most 10 s"),
         ("ansible-inventory --list, same hosts and variables as static YAML", "%.1f s" % static_s, "-"),
         ("ratio static YAML / plugin", "%.1fx" % (static_s / plugin_s), "-"),
     ]
@@ -104,13 +138,14 @@ def bench_build():
     rows = []
     for name, target in (("metalsoft-16k", "at most 60 s"), ("h100-100k", "-")):
         with tempfile.TemporaryDirectory() as tmp:
-            cmd = [os.path.join(BIN, "ansible-playbook"), "-i", "localhost,", "playbooks/build.yml",
-                   "-e", "spec=" + spec_path(name), "-e", "build_dir=" + tmp]
-            first = timed(cmd, env=ansible_env())
-            files = sum(len(entry[2]) for entry in os.walk(tmp))
-            again = timed(cmd, env=ansible_env())
-        rows.append(("build.yml %s, fresh build directory (%d files)" % (name, files), "%.1f s" % first, target))
-        rows.append(("build.yml %s, second run, nothing changed" % name, "%.1f s" % again, target))
+            cmd = [os.path.join(BIN, "ansible-playbook"), "-i", "inventories/" + name, "playbooks/build.yml",
+                   "-e", "build_dir=" + tmp]
+            first = measured(cmd, env=ansible_env())
+            files = sum(len(entry[2]) for entry in os.walk(os.path.join(tmp, os.listdir(tmp)[0])))
+            again = measured(cmd, env=ansible_env())
+        rows.append(("`ansible-playbook -i inventories/%s playbooks/build.yml`, fresh build directory (%d files)"
+                     % (name, files), figure(first), target))
+        rows.append(("same, second run, nothing changed", figure(again), target))
     rows.append(("Arista AVD, published: a 5,000-device fabric", "about 9 minutes (16.5 before its rewrite)", "-"))
     return rows
 
@@ -128,8 +163,30 @@ def machine():
         pass
     mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2 ** 30
     import ansible
-    return "%s, %d cores, %.0f GiB RAM, %s, Python %s, ansible-core %s" % (
-        cpu, os.cpu_count(), mem, platform.platform(), platform.python_version(), ansible.__version__)
+    return "%s, %d cores, %.0f GiB RAM, %s, Python %s, ansible-core %s; load average at the end %.1f" % (
+        cpu, os.cpu_count(), mem, platform.platform(), platform.python_version(), ansible.__version__,
+        os.getloadavg()[0])
+
+
+def kept_sections():
+    """{title: lines} of the sections of the current docs/performance.md (for a partial run)."""
+    out, title, date = {}, None, "earlier"
+    path = os.path.join(ROOT, "docs", "performance.md")
+    if not os.path.exists(path):
+        return out
+    with open(path) as f:
+        for line in f.read().splitlines():
+            if line.startswith("- Date: "):
+                date = line[len("- Date: "):]
+            if line.startswith("## "):
+                title = line[3:]
+                out[title] = []
+            if title:
+                out[title].append(line)
+    for lines in out.values():
+        if not any(line.startswith("Measured ") for line in lines):
+            lines[2:2] = ["Measured %s." % date, ""]
+    return out
 
 
 def main():
@@ -144,12 +201,21 @@ def main():
             print("  %s: %s (target %s)" % row, flush=True)
         sections.append((title, rows))
     lines = ["# Performance", "",
-             "Written by `make bench` (tests/bench/run_bench.py); every figure below was measured in one run.", "",
+             "Written by `make bench` (tests/bench/run_bench.py); every figure below was measured in one run, "
+             "unless its section names another date (`run_bench.py <section>...` measures only those sections).", "",
              "- Date: %s" % datetime.date.today().isoformat(), "- Machine: %s" % machine(), ""]
-    for title, rows in sections:
-        lines += ["## %s" % title, "", "| measurement | result | target |", "|---|---|---|"]
-        lines += ["| %s | %s | %s |" % row for row in rows]
-        lines.append("")
+    kept = kept_sections() if only else {}
+    measured_titles = dict(sections)
+    for title, _fn in BENCHES:
+        if title in measured_titles:
+            lines += ["## %s" % title, ""]
+            if only:
+                lines += ["Measured %s." % datetime.datetime.now().strftime("%Y-%m-%d %H:%M UTC"), ""]
+            lines += ["| measurement | result | target |", "|---|---|---|"]
+            lines += ["| %s | %s | %s |" % row for row in measured_titles[title]]
+            lines.append("")
+        elif title in kept:
+            lines += kept[title]
     notes = os.path.join(ROOT, "tests", "bench", "notes.md")
     if os.path.exists(notes):
         with open(notes) as f:

@@ -80,7 +80,11 @@ def hostvars(plan):
         if dev.frontend_ip is not None:
             fab["frontend_ipv4"] = cidr(dev.frontend_ip, dev.frontend_block[1])
             fab["frontend_gateway"] = fmt(dev.frontend_block[0] + 1)
-        fab["interfaces"] = interfaces(dev, mtus)
+        if dev.role == "gpu_server":
+            # The gpu_server role configures the server's ports from these. A switch's ports are half of
+            # an inventory's values at scale, and its plays read them from build/<cluster>/devices/ (the
+            # structured config) instead, so holding them per host would only slow Ansible down.
+            fab["interfaces"] = interfaces(dev, mtus)
         out[dev.name] = {"ansible_host": fmt(dev.mgmt), "fabric": fab}
     return out
 

@@ -145,14 +145,26 @@ def load_spec(path):
 _INDEX = re.compile(r"^(.*)\[(\d+)\]$")
 
 
+# The last plan made in this process, by (real path, mtime, size) of its spec. Ansible runs actions in
+# forks of the process whose inventory plugin planned the same file, so a playbook plans once.
+_LAST_PLAN = {}
+
+
 def plan_spec_file(path):
     """The plan of a spec file; a spec error names the file, line and column of its key."""
     from .plan import build_plan
+    stat = os.stat(path)
+    key = (os.path.realpath(path), stat.st_mtime_ns, stat.st_size)
+    if key in _LAST_PLAN:
+        return _LAST_PLAN[key]
     spec = read_spec(path)
     try:
-        return build_plan(spec.cluster_spec())
+        plan = build_plan(spec.cluster_spec())
     except SpecError as exc:
         raise spec.error(exc)
+    _LAST_PLAN.clear()
+    _LAST_PLAN[key] = plan
+    return plan
 
 
 def default_build_dir():
