@@ -97,3 +97,15 @@ def test_diffs_are_bounded_and_configs_come_first():
     assert diffs[0].startswith("--- a/devices/s1/frr.conf\n+++ b/devices/s1/frr.conf\n")
     assert len(diffs[0].splitlines()) == 51 and "more diff lines of devices/s1/frr.conf" in diffs[0]
     assert diffs[1] == "... and 1 more changed files (diff -ru the build and its .previous copy to see all)\n"
+
+
+def test_validation_reports_survive_a_build(tmp_path):
+    plan = build_plan(load_example("lab"))
+    write_build(plan, str(tmp_path))
+    report = tmp_path / "lab" / "validation" / "report.md"
+    report.parent.mkdir()
+    report.write_text("validated\n")
+    assert write_build(plan, str(tmp_path)) == []  # not the build's file: no change, kept
+    (tmp_path / "lab" / "plan.json").write_text("{}\n")
+    assert write_build(plan, str(tmp_path)) == ["plan.json"]
+    assert report.read_text() == "validated\n"

@@ -22,6 +22,8 @@ from .structured.server import server_configs
 
 # Beside build/<cluster>/, the build before the current one: --diff compares against it.
 PREVIOUS_SUFFIX = ".previous"
+# Subdirectories of build/<cluster>/ that other playbooks write (validate.yml's reports).
+NOT_BUILT = ("validation/",)
 # Files a --diff shows in full (up to DIFF_LINES lines each); the rest are counted.
 DIFF_FILES = 40
 DIFF_LINES = 400
@@ -71,7 +73,6 @@ def render_servers(plan, devices=None):
             for name, text in render_server(cfg).items():
                 out["servers/%s/%s" % (host, name)] = text
     return out
-
 
 
 STAGES = {
@@ -141,6 +142,9 @@ def write_build(plan, build_root, check=False, devices=None, stages=None, result
     old = _read_tree(target) if os.path.isdir(target) else {}
     if devices is not None or (stages is not None and set(stages) != set(STAGES)):
         files = dict(sorted(dict(old, **files).items()))
+    else:
+        # Written into the cluster's directory by others (validation reports): carried over, not the build's.
+        files = dict(sorted(dict(files, **{p: t for p, t in old.items() if p.startswith(NOT_BUILT)}).items()))
     changed = _changes(old, files)
     if result is not None:
         result.update(old=old, new=files)
