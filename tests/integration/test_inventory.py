@@ -100,3 +100,27 @@ def test_plan_playbook_on_bad_spec_writes_nothing(tmp_path):
 def test_ansible_doc_renders_the_plugin(plugin):
     out = run("ansible-doc", "-t", plugin, "gpucluster.fabric.topology").stdout
     assert "Constructable" in out or "keyed_groups" in out
+
+
+def plays_and_hosts(playbook, *extra):
+    """{play name: [hosts]} as `ansible-playbook --list-hosts` resolves them (limit and templated patterns)."""
+    out = run("ansible-playbook", "-i", "inventories/lab", playbook, "--list-hosts", *extra).stdout
+    plays, current = {}, None
+    for line in out.splitlines():
+        if line.strip().startswith("play #"):
+            current = line.split(":", 1)[1].split("\t")[0].strip()
+            plays[current] = []
+        elif current and line.startswith("      "):
+            plays[current].append(line.strip())
+    return plays
+
+
+@pytest.mark.parametrize("playbook", ["playbooks/build.yml", "playbooks/deploy.yml", "playbooks/validate.yml"])
+def test_limit_selects_devices(playbook):
+    whole = plays_and_hosts(playbook)
+    limited = plays_and_hosts(playbook, "--limit", "lab-r0-leaf01")
+    assert whole["Check that the inventory holds a cluster"] == ["localhost"]
+    fabric_play = [name for name in whole if name != "Check that the inventory holds a cluster"][0]
+    assert whole[fabric_play] == ["localhost"]  # the whole fabric, rendered or checked once
+    assert limited[fabric_play] == ["lab-r0-leaf01"]
+    assert {h for hosts in limited.values() for h in hosts} == {"lab-r0-leaf01"}
