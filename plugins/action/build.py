@@ -13,6 +13,7 @@ from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric import
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.progress import Progress, selected_stages
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import plan_for_task
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.tenants.state import assignment_for
 
 # Enough to see what a change touched without flooding the output of a fabric-wide change.
 SHOWN_PATHS = 50
@@ -20,7 +21,7 @@ SHOWN_PATHS = 50
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
-    _VALID_ARGS = frozenset(("spec", "build_dir", "devices"))
+    _VALID_ARGS = frozenset(("spec", "build_dir", "devices", "tenants"))
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
@@ -29,6 +30,7 @@ class ActionModule(ActionBase):
         progress = Progress("build", Display().display)
         try:
             path, plan, build_dir = plan_for_task(args, task_vars)
+            assignment_for(plan, build_dir, args.get("tenants"))
         except SpecError as exc:
             return dict(result, failed=True, msg=str(exc))
         progress.phase("spec and plan", len(plan.devices), "devices", progress.elapsed())

@@ -8,13 +8,14 @@ from ansible.plugins.action import ActionBase
 
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import plan_for_task
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.tenants.state import assignment_for
 
 STATES = ("present", "absent", "verified")
 
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
-    _VALID_ARGS = frozenset(("state", "spec", "timeout", "frr_config"))
+    _VALID_ARGS = frozenset(("state", "spec", "build_dir", "timeout", "frr_config"))
 
     def run(self, tmp=None, task_vars=None):
         # Imported here: the twin needs the switch rendering, which pulls in Jinja2 only when used.
@@ -27,7 +28,8 @@ class ActionModule(ActionBase):
         if state not in STATES:
             return dict(result, failed=True, msg="state must be one of %s, got %r" % (", ".join(STATES), state))
         try:
-            plan = plan_for_task(args, task_vars)[1]
+            _path, plan, build_dir = plan_for_task(args, task_vars)
+            assignment_for(plan, build_dir)   # the twin's leaves enforce the running tenant assignment
         except SpecError as exc:
             return dict(result, failed=True, msg=str(exc))
         cluster = plan.summary["cluster"]

@@ -11,6 +11,7 @@ from ansible.plugins.action import ActionBase
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.progress import selected_stages
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import plan_for_task
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.tenants.state import assignment_for
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.checks import CHECKS
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate import report as reports
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.napalm_state import collect_napalm
@@ -56,6 +57,7 @@ class ActionModule(ActionBase):
             return dict(result, failed=True, msg="transport must be one of %s, not %r" % (", ".join(TRANSPORTS), default))
         try:
             path, plan, build_dir = plan_for_task(args, task_vars)
+            assignment_for(plan, build_dir)   # tenant_isolation checks the running tenant assignment
         except SpecError as exc:
             return dict(result, failed=True, msg=str(exc))
         cluster = plan.summary["cluster"]

@@ -15,8 +15,16 @@ description:
   - The new tree is written beside the old one and swapped in with renames, so a reader never sees half a build;
     when nothing changed nothing is touched and the task reports no change. The output is byte-identical on every run.
   - Touches no device. In check mode it only reports what would change.
+  - Rail leaves get tenant isolation (port ACLs) from the tenant assignment, see docs/tenancy.md.
 extends_documentation_fragment:
   - gpucluster.fabric.plan_source
+options:
+  tenants:
+    description:
+      - A tenant assignment file to render the isolation from.
+      - Default is the running assignment, I(build_dir)/state/<cluster>/tenants.yml, written by
+        C(playbooks/tenants.yml); without one the fabric is rendered open (no tenant ACLs).
+    type: path
 author:
   - gpucluster.fabric contributors (@gpucluster)
 """

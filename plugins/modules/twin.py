@@ -29,6 +29,11 @@ options:
   spec:
     description: Path of the cluster spec. Default is the one spec among the inventory sources (C(-i)).
     type: path
+  build_dir:
+    description:
+      - Directory holding C(state/<cluster>/tenants.yml), the running tenant assignment; when it exists, the
+        twin's rail leaves enforce it with nftables (see docs/tenancy.md). Default is C(build) in the current directory.
+    type: path
   timeout:
     description: Seconds to wait for BGP convergence with I(state=present).
     type: int

@@ -12,6 +12,8 @@ DEVICE_TYPE = {"backend_leaf": "ToRRouter", "backend_spine": "LeafRouter", "back
 # buffermgrd sizes lossless headroom from pg_profile_lookup.ini, which knows these cable lengths only.
 CABLE_LENGTH_STEPS_M = (5, 40, 300)
 # The platform's buffer template defines these profiles; only the lossless PG profile is per speed and cable.
+# Data-plane ACL rules count down from here (SONiC's PRIORITY: 0..999999, higher wins).
+TENANT_ACL_TOP_PRIORITY = 900000
 INGRESS_LOSSY, EGRESS_LOSSY, EGRESS_LOSSLESS = "ingress_lossy_profile", "egress_lossy_profile", "egress_lossless_profile"
 
 
@@ -179,6 +181,25 @@ def _l2(cfg):
     return t
 
 
+def _tenant_acls(cfg):
+    """Ingress L3 ACLs of tenant isolation (structured/tenant_acl.py): rules in precedence order get
+    descending PRIORITY (SONiC: higher first); hit counters polled through FLEX_COUNTER_TABLE."""
+    tables = {"ACL_TABLE": {}, "ACL_RULE": {}}
+    for acl in cfg["tenant_isolation"]["acls"]:
+        tables["ACL_TABLE"][acl["name"]] = {
+            "type": "L3", "stage": acl["stage"], "ports": list(acl["ports"]),
+            "policy_desc": "tenant %s: %s" % (acl["tenant"], ", ".join(acl["servers"]))[:255]}
+        for n, rule in enumerate(acl["rules"], 1):
+            row = {"PRIORITY": _s(TENANT_ACL_TOP_PRIORITY - n), "IP_TYPE": "IPV4ANY",
+                   "PACKET_ACTION": "FORWARD" if rule["action"] == "permit" else "DROP"}
+            if rule["destination"] != "any":
+                row["DST_IP"] = rule["destination"]
+            tables["ACL_RULE"]["%s|RULE_%d" % (acl["name"], n)] = row
+    if any(acl["counters"] for acl in cfg["tenant_isolation"]["acls"]):
+        tables["FLEX_COUNTER_TABLE"] = {"ACL": {"FLEX_COUNTER_STATUS": "enable"}}
+    return tables
+
+
 def config_db(cfg):
     """The SONiC config_db tables of one switch, from its structured config."""
     tables = {}
@@ -190,5 +211,8 @@ def config_db(cfg):
         tables.update(_bgp(cfg))
     if "qos" in cfg:
         tables.update(_qos(cfg))
+    if "tenant_isolation" in cfg:
+        for name, rows in _tenant_acls(cfg).items():
+            tables.setdefault(name, {}).update(rows)
     # SONiC's schema rejects empty tables, and an absent table is what deploy removes.
     return {name: rows for name, rows in tables.items() if rows}

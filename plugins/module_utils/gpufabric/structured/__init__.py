@@ -11,6 +11,7 @@ from .management import management_config, services_config
 from .mclag import mclag_config
 from .oob import MGMT_INTERFACE, oob_config
 from .qos import qos_config
+from .tenant_acl import tenant_isolation
 
 __all__ = ["FabricContext", "device_config", "structured_configs"]
 
@@ -46,6 +47,9 @@ def _backend(dev, ctx):
     summaries = [cidr(*dev.server_block)] if dev.server_block else []
     cfg = _routed(dev, ctx, "backend", summaries=summaries)
     cfg["qos"] = qos_config(ctx.qos, cfg["ethernet_interfaces"])
+    isolation = tenant_isolation(dev, ctx.plan)
+    if isolation:
+        cfg["tenant_isolation"] = isolation
     return cfg
 
 

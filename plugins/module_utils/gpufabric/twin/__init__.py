@@ -12,7 +12,7 @@ import os
 import shutil
 import time
 
-from . import daemons, network
+from . import daemons, network, nftables
 from .desired import TwinError, build_twin   # noqa: F401  (the package's public API)
 from .run import run_many
 
@@ -78,6 +78,7 @@ def up(twin, wait=True, timeout=90.0, frr_config="rendered"):
     changes += frr_changes
     changes += network.bring_up(twin, network.links_down(twin))
     changes += network.apply_routing(twin)
+    changes += apply_port_acls(twin)
     changes += daemons.lldpd_apply(state_dir(twin.cluster), namespaces)
     report = {"changed": bool(changes), "changes": changes, "namespaces": len(twin.namespaces),
               "cables": len(twin.veths)}
@@ -85,6 +86,18 @@ def up(twin, wait=True, timeout=90.0, frr_config="rendered"):
         report["converged"] = wait_converged(twin, timeout)
     report["seconds"] = round(time.monotonic() - started, 2)
     return report
+
+
+def apply_port_acls(twin):
+    """Each switch's port ACLs as nftables (twin/nftables.py). Without nft installed, a twin that
+    needs no ACL still comes up; one that does fails, naming the package."""
+    wanted = {ns.name: ns.acl_nft for ns in twin.namespaces.values() if ns.acl_nft is not None}
+    if not shutil.which("nft"):
+        needy = sorted(ns for ns, text in wanted.items() if nftables.digest_of(text))
+        if needy:
+            raise TwinError("%s: port ACLs need nft (apt-get install nftables)" % needy[0])
+        return []
+    return nftables.apply(wanted)
 
 
 def bgp_summaries(names):

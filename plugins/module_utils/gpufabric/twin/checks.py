@@ -8,6 +8,8 @@ import os
 import sys
 
 from ..ipam import cidr, fmt
+from ..tenants import attached
+from ..tenants.reach import Reach, rail_nics
 from . import bgp_summaries, state_dir
 from .daemons import lldpd_paths
 from .run import run_many
@@ -87,9 +89,12 @@ def _rail_addresses(plan):
 
 def check_reachability(plan, timeout=3.0):
     """Every server reaches every other server on every rail, from NIC i to the rail-i NICs; in a
-    rail_planes cluster a NIC reaches nothing on another rail."""
+    rail_planes cluster a NIC reaches nothing on another rail. With tenants, a pair the leaves' ACLs
+    keep apart must not reach (tenants/reach.py)."""
     rails = _rail_addresses(plan)
     isolated = plan.spec["backend"].get("design") == "rail_planes"
+    reach = Reach(plan, attached(plan))
+    nics = {(n.server, n.address): n for found in rail_nics(plan).values() for n in found}
     jobs, expect = [], []
     for server, nics in sorted(rails.items()):
         args, pairs = [], []
@@ -102,14 +107,15 @@ def check_reachability(plan, timeout=3.0):
                     if other_rail == rail or isolated:
                         dsts.append(dst)
                         label = "%s rail %s %s -> %s rail %s %s" % (server, rail, src, other, other_rail, dst)
-                        pairs.append((src, dst, other_rail == rail, label))
+                        wanted = other_rail == rail and reach.both_ways(nics[(server, src)], nics[(other, dst)])
+                        pairs.append((src, dst, wanted, label, other_rail == rail))
             args.append("%s=%s" % (src, ",".join(dsts)))
         jobs.append((["ip", "netns", "exec", server, sys.executable, PROBE, str(timeout)] + args, None))
         expect.append(pairs)
     out = []
     for proc, pairs in zip(run_many(jobs, check=False), expect):
         got = json.loads(proc.stdout) if proc.returncode == 0 and proc.stdout.strip() else {}
-        for src, dst, wanted, obj in pairs:
+        for src, dst, wanted, obj, same_rail in pairs:
             reached = got.get("%s>%s" % (src, dst))
             ok = reached is wanted
             if ok:
@@ -117,8 +123,9 @@ def check_reachability(plan, timeout=3.0):
             elif reached is None:
                 message = "probe failed: %s" % proc.stderr.strip()[-200:]
             else:
-                message = "unreachable" if wanted else "reachable across rail planes"
-            out.append(_result("reachability" if wanted else "rail_isolation", obj, ok, message))
+                message = "unreachable" if wanted else "reachable across rail planes or tenants"
+            kind = "reachability" if wanted else "tenant_isolation" if same_rail else "rail_isolation"
+            out.append(_result(kind, obj, ok, message))
     return out
 
 

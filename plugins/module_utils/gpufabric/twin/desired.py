@@ -8,6 +8,7 @@ servers/<host>/structured.yml, the same data the gpu_server role installs.
 import json
 
 from ..ipam import fmt
+from . import nftables
 
 IFNAMSIZ = 15                  # Linux interface names: at most 15 bytes
 OOB_BRIDGE = "oob"
@@ -45,7 +46,8 @@ class Iface:
 
 
 class Namespace:
-    __slots__ = ("name", "role", "ifaces", "routes", "rules", "sysctls", "frr_conf", "frr_daemons", "lldp_ports")
+    __slots__ = ("name", "role", "ifaces", "routes", "rules", "sysctls", "frr_conf", "frr_daemons", "lldp_ports",
+                 "acl_nft")
 
     def __init__(self, name, role):
         self.name = name
@@ -57,6 +59,7 @@ class Namespace:
         self.frr_conf = None
         self.frr_daemons = ()
         self.lldp_ports = []
+        self.acl_nft = None     # a switch's port ACLs as an nft script (twin/nftables.py)
 
     def add(self, iface):
         if iface.name in self.ifaces:
@@ -147,6 +150,10 @@ def _switch(twin, dev, files, cabled):
     loopback = [a for found in _addresses(db.get("LOOPBACK_INTERFACE")).values() for a in found]
     ns.add(Iface("lo", "loopback", None, loopback + ["127.0.0.1/8"]))
     mgmt = _addresses(db.get("MGMT_INTERFACE"))
+    try:
+        ns.acl_nft = nftables.ruleset(db)
+    except nftables.AclError as exc:
+        raise TwinError("%s: %s" % (dev.name, exc))
     return ns, mgmt
 
 

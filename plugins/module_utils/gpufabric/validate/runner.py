@@ -8,6 +8,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from .checks import Context, select
+from .checks.tenants import probe_command, probe_pairs
 from .expect import Expectation
 from .state import collect_commands
 
@@ -19,7 +20,9 @@ def command_collector(transport_for):
     devices may be passed as ``lambda device: transport``)."""
     def collect(dev, sources, expect):
         nics = [p.name for p in expect.server_nics(dev.name)]
-        return collect_commands(transport_for(dev.name), dev.name, dev.role, sources, nics)
+        pairs = probe_pairs(expect.plan, dev.name) if "reach" in sources else ()
+        return collect_commands(transport_for(dev.name), dev.name, dev.role, sources, nics,
+                                probe_command(pairs) if pairs else None)
     return collect
 
 

@@ -34,13 +34,13 @@ NIC_QOS_SCRIPT = ("command -v mlnx_qos >/dev/null || { echo NO_MLNX_QOS; exit 0;
 
 class DeviceState:
     __slots__ = ("name", "role", "lldp", "bgp", "routes", "interfaces", "addrs", "rules", "route_tables",
-                 "qos", "nic_qos", "optics", "errors", "unavailable", "virtual", "seconds")
+                 "qos", "nic_qos", "optics", "reach", "errors", "unavailable", "virtual", "seconds")
 
     def __init__(self, name, role, virtual=False):
         self.name = name
         self.role = role
         self.lldp = self.bgp = self.routes = self.interfaces = self.addrs = None
-        self.rules = self.route_tables = self.qos = self.nic_qos = self.optics = None
+        self.rules = self.route_tables = self.qos = self.nic_qos = self.optics = self.reach = None
         self.errors = {}        # source -> why it could not be collected (ERROR)
         self.unavailable = {}   # source -> why the device has none (SKIP)
         self.virtual = virtual
@@ -87,8 +87,9 @@ def _interfaces(links, sysfs):
     return out
 
 
-def collect_commands(transport, device, role, sources, nics=()):
-    """DeviceState of ``device`` from the command outputs of ``sources`` (each command run once)."""
+def collect_commands(transport, device, role, sources, nics=(), probe=None):
+    """DeviceState of ``device`` from the command outputs of ``sources`` (each command run once);
+    ``probe`` is the reachability probe command of a server, None when there is nothing to probe."""
     started = time.perf_counter()
     state = DeviceState(device, role, virtual=transport.virtual)
     table = SERVER_COMMANDS if role == "gpu_server" else SWITCH_COMMANDS
@@ -96,6 +97,10 @@ def collect_commands(transport, device, role, sources, nics=()):
     for source in sources:
         if source == "nic_qos":
             command = Command("sh", NIC_QOS_SCRIPT % " ".join(nics)) if role == "gpu_server" and nics else None
+        elif source == "reach":
+            command = Command("sh", probe) if probe else None
+            if command is None:
+                state.unavailable[source] = "nothing to probe (no tenant assignment is running)"
         else:
             command = table.get(source)
         if command is None:
@@ -114,6 +119,7 @@ def collect_commands(transport, device, role, sources, nics=()):
         "routes": ("routes", parsers.routes), "addrs": ("addrs", parsers.ip_addrs),
         "rules": ("rules", parsers.ip_rules), "route_tables": ("route_tables", parsers.ip_routes),
         "config_db": ("qos", lambda text: parsers.config_db_qos(json.loads(text))), "nic_qos": ("nic_qos", nic_qos),
+        "reach": ("reach", json.loads),
     }
     for source, text in raw.items():
         if source not in parse:

@@ -6,9 +6,10 @@ from .interfaces import InterfaceErrors, InterfaceSpeed, LinkState, Mtu, OpticsD
 from .qos import QosBackendLinks, QosNicLeaf
 from .routing import EcmpWidth, RailIsolation
 from .servers import ServerAddressing, ServerPolicyRouting
+from .tenants import TenantIsolation
 
 CHECKS = [Cabling, LinkState, Mtu, InterfaceErrors, InterfaceSpeed, OpticsDom, BgpSessions, EcmpWidth,
-          RailIsolation, QosBackendLinks, QosNicLeaf, ServerAddressing, ServerPolicyRouting]
+          RailIsolation, QosBackendLinks, QosNicLeaf, ServerAddressing, ServerPolicyRouting, TenantIsolation]
 
 
 def select(include=None, exclude=None):

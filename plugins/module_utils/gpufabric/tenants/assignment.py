@@ -1,0 +1,155 @@
+"""The tenant assignment: which servers each tenant holds, kept apart from the cluster spec.
+
+The spec says how the cluster is cabled (it changes when hardware does); the assignment says who uses
+which server (it changes weekly). A file like inventories/lab/lab.tenants.yml:
+
+    tenants:
+      alpha:
+        servers: [lab-gpu0001, lab-gpu0003]
+      beta:
+        servers: ["lab-gpu[0002:0004:2]"]   # a range: start, end (inclusive) and optional step
+
+Servers in no tenant form the free pool: quarantined, they reach nothing but their own leaves.
+Problems are collected, one line each naming the entry, and raised together: nothing is changed.
+"""
+import re
+
+from ..errors import SpecError
+
+FREE_POOL = "free"
+ISOLATION_MODES = ("acl",)
+NAME = re.compile(r"^[a-z][a-z0-9-]{0,23}$")
+RANGE = re.compile(r"^(?P<head>[^\[\]]*)\[(?P<start>[0-9]+):(?P<end>[0-9]+)(?::(?P<step>[0-9]+))?\](?P<tail>[^\[\]]*)$")
+TOP_KEYS = ("isolation", "tenants")
+TENANT_KEYS = ("servers", "description")
+
+
+class AssignmentError(SpecError):
+    """Every problem of an assignment, one line each (``problems``)."""
+
+    def __init__(self, problems):
+        self.problems = list(problems)
+        super().__init__("", "\n".join(self.problems))
+
+
+class Assignment:
+    """Tenant name -> sorted server names; ``free`` are the servers in no tenant (plan order)."""
+
+    def __init__(self, tenants, servers, isolation="acl"):
+        self.isolation = isolation
+        self.tenants = {name: sorted(members) for name, members in sorted(tenants.items())}
+        self.owner = {s: name for name, members in self.tenants.items() for s in members}
+        self.free = [s for s in servers if s not in self.owner]
+
+    def tenant_of(self, server):
+        """The server's tenant, or FREE_POOL."""
+        return self.owner.get(server, FREE_POOL)
+
+    def as_data(self):
+        """The assignment as the YAML mapping it was read from (ranges expanded): what `running` keeps."""
+        return {"isolation": self.isolation,
+                "tenants": {name: {"servers": list(members)} for name, members in self.tenants.items()}}
+
+    def __eq__(self, other):
+        return isinstance(other, Assignment) and self.as_data() == other.as_data()
+
+    def __ne__(self, other):
+        return not self == other
+
+
+def expand(entry):
+    """Host names of one `servers` entry: a name, or `head[start:end(:step)]tail` with the width of start."""
+    match = RANGE.match(entry)
+    if not match:
+        if "[" in entry or "]" in entry:
+            raise ValueError("a range is written head[start:end] or head[start:end:step], e.g. lab-gpu[0001:0004]")
+        return [entry]
+    start, end = int(match.group("start")), int(match.group("end"))
+    step = int(match.group("step") or 1)
+    if step < 1 or end < start:
+        raise ValueError("a range needs start <= end and a step of at least 1")
+    width = len(match.group("start"))
+    return ["%s%0*d%s" % (match.group("head"), width, n, match.group("tail")) for n in range(start, end + 1, step)]
+
+
+def _servers_hint(servers):
+    return "%s..%s" % (servers[0], servers[-1]) if len(servers) > 1 else ", ".join(servers) or "none"
+
+
+def parse_assignment(data, servers, cluster="the cluster"):
+    """An Assignment from the file's data, checked against ``servers`` (names in plan order).
+    Raises AssignmentError listing every problem."""
+    problems = []
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise AssignmentError(["tenants file: expected a mapping with a `tenants` key, got %s" % type(data).__name__])
+    for key in sorted(set(data) - set(TOP_KEYS)):
+        problems.append("%s: unknown key; the file has %s" % (key, " and ".join(TOP_KEYS)))
+    isolation = data.get("isolation", "acl")
+    if isolation not in ISOLATION_MODES:
+        problems.append("isolation: %r is not a mode; use one of %s" % (isolation, ", ".join(ISOLATION_MODES)))
+    tenants = data.get("tenants") or {}
+    if not isinstance(tenants, dict):
+        problems.append("tenants: expected a mapping of tenant name to {servers: [...]}")
+        tenants = {}
+    known = set(servers)
+    members, first_seen = {}, {}
+    for name, body in tenants.items():
+        where = "tenants.%s" % name
+        if not isinstance(name, str) or not NAME.match(name) or name == FREE_POOL:
+            problems.append("%s: bad tenant name: use lowercase letters, digits and '-', starting with a letter, at "
+                            "most 24 characters, not %r (the free pool's name)" % (where, FREE_POOL))
+            continue
+        if not isinstance(body, dict):
+            problems.append("%s: expected a mapping with `servers` (a list of host names or ranges)" % where)
+            continue
+        for key in sorted(set(body) - set(TENANT_KEYS)):
+            problems.append("%s.%s: unknown key; a tenant has %s" % (where, key, " and ".join(TENANT_KEYS)))
+        entries = body.get("servers") or []
+        if not isinstance(entries, list):
+            problems.append("%s.servers: expected a list of host names or ranges" % where)
+            continue
+        members[name] = set()
+        for i, entry in enumerate(entries):
+            at = "%s.servers[%d]" % (where, i)
+            try:
+                hosts = expand(str(entry))
+            except ValueError as exc:
+                problems.append("%s: %r: %s" % (at, entry, exc))
+                continue
+            for host in hosts:
+                if host not in known:
+                    problems.append("%s: %s is not a server of %s (its servers: %s)"
+                                    % (at, host, cluster, _servers_hint(servers)))
+                elif host in first_seen and first_seen[host][0] != name:
+                    problems.append("%s: %s is already in tenant %s (%s): a server belongs to one tenant at most"
+                                    % (at, host, first_seen[host][0], first_seen[host][1]))
+                else:
+                    first_seen.setdefault(host, (name, at))
+                    members[name].add(host)
+        if not entries:
+            problems.append("%s.servers: the tenant is empty: list at least one server, or remove the tenant "
+                            "(its servers go to the free pool)" % where)
+    if problems:
+        raise AssignmentError(problems)
+    return Assignment(members, servers, isolation)
+
+
+def load_assignment(path, servers, cluster="the cluster"):
+    """parse_assignment of a YAML file; an unreadable file is one line too."""
+    import yaml
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = yaml.safe_load(f)
+    except (OSError, yaml.YAMLError) as exc:
+        raise AssignmentError(["%s: cannot read the tenants file: %s" % (path, str(exc).splitlines()[0])])
+    try:
+        return parse_assignment(data, servers, cluster)
+    except AssignmentError as exc:
+        raise AssignmentError(["%s: %s" % (path, p) for p in exc.problems])
+
+
+def plan_servers(plan):
+    return [d.name for d in plan.devices if d.role == "gpu_server"]

@@ -1,0 +1,110 @@
+"""From the running assignment to a new one: which servers move, which leaf ports change tenant,
+which switches change, and in which order.
+
+A move is made in two phases so that a server is never, even for a moment, reachable from two
+tenants: `revoke` first applies an assignment where every moving server sits in the free pool (its
+old tenant loses it everywhere), then `grant` applies the new assignment (its new tenant gains it).
+Each phase touches only the leaves whose isolation config differs from the phase before. With no
+running assignment (the fabric is not isolated yet), one `isolate` phase applies the new one: it only
+ever takes reachability away, so no order is needed.
+"""
+from ..structured.tenant_acl import tenant_isolation
+from . import FREE_POOL, Assignment, attach
+
+
+def isolation_by_leaf(plan, assignment):
+    """{leaf: its tenant_isolation section} under ``assignment`` (None: no isolation)."""
+    previous = getattr(plan, "tenant_assignment", None)
+    attach(plan, assignment)
+    try:
+        return {dev.name: tenant_isolation(dev, plan) for dev in plan.by_role("backend_leaf")}
+    finally:
+        attach(plan, previous)
+
+
+def moves(plan, old, new):
+    """[(server, old tenant or None, new tenant)] of every server whose tenant differs."""
+    out = []
+    for dev in plan.by_role("gpu_server"):
+        before = old.tenant_of(dev.name) if old else None
+        after = new.tenant_of(dev.name)
+        if before != after:
+            out.append((dev.name, before, after))
+    return out
+
+
+def interim(old, new, servers):
+    """``new`` with every server whose tenant changes held in the free pool."""
+    tenants = {}
+    for name, members in new.tenants.items():
+        kept = [s for s in members if old.tenant_of(s) == name]
+        if kept:
+            tenants[name] = kept
+    return Assignment(tenants, servers, new.isolation)
+
+
+def _port_tenants(section):
+    return {port: acl["tenant"] for acl in (section or {}).get("acls", ()) for port in acl["ports"]}
+
+
+def _leaf_changes(before, after):
+    """What differs on one leaf: ports changing tenant, and ACLs whose rules change."""
+    ports_before, ports_after = _port_tenants(before), _port_tenants(after)
+    ports = ["%s %s -> %s" % (p, ports_before.get(p, "open"), ports_after.get(p, "open"))
+             for p in sorted(set(ports_before) | set(ports_after), key=_natural)
+             if ports_before.get(p) != ports_after.get(p)]
+    rules_before = {a["name"]: a["rules"] for a in (before or {}).get("acls", ())}
+    rules_after = {a["name"]: a["rules"] for a in (after or {}).get("acls", ())}
+    acls = sorted(n for n in set(rules_before) | set(rules_after) if rules_before.get(n) != rules_after.get(n))
+    return ports, acls
+
+
+def _natural(port):
+    digits = "".join(c for c in port if c.isdigit())
+    return (port.rstrip("0123456789"), int(digits) if digits else 0)
+
+
+def plan_change(plan, old, new):
+    """{"moves": [{"server", "from", "to"}], "phases": [{"name", "assignment", "hosts", "leaves"}], "lines"}.
+
+    ``leaves`` maps each changed leaf to {"ports": ["Ethernet0 alpha -> free"], "acls": [ACL names whose
+    rules change]}; ``hosts`` lists them in plan order. Phases that change nothing are left out."""
+    servers = [d.name for d in plan.by_role("gpu_server")]
+    moved = moves(plan, old, new)
+    stages = [("isolate", new)] if old is None else [("revoke", interim(old, new, servers)), ("grant", new)]
+    current = isolation_by_leaf(plan, old)
+    phases = []
+    for name, assignment in stages:
+        target = isolation_by_leaf(plan, assignment)
+        leaves = {}
+        for leaf in target:
+            if target[leaf] != current[leaf]:
+                ports, acls = _leaf_changes(current[leaf], target[leaf])
+                leaves[leaf] = {"ports": ports, "acls": acls}
+        if leaves:
+            phases.append({"name": name, "assignment": assignment, "hosts": list(leaves), "leaves": leaves})
+        current = target
+    return {"moves": [{"server": s, "from": a if a is not None else "open", "to": b} for s, a, b in moved],
+            "phases": phases, "lines": describe(moved, phases)}
+
+
+def describe(moved, phases):
+    """The change as lines a person reads before saying yes."""
+    if not phases:
+        return ["no change: the running tenant assignment is the new one"]
+    lines = []
+    for server, before, after in moved:
+        lines.append("server %s: %s -> %s" % (server, before if before is not None else "open fabric",
+                                              "free pool" if after == FREE_POOL else "tenant " + after))
+    for n, phase in enumerate(phases, 1):
+        lines.append("phase %d (%s): %d switch(es): %s" % (n, phase["name"], len(phase["hosts"]),
+                                                          ", ".join(phase["hosts"])))
+        for leaf in phase["hosts"]:
+            change = phase["leaves"][leaf]
+            parts = []
+            if change["ports"]:
+                parts.append("ports " + ", ".join(change["ports"]))
+            if change["acls"]:
+                parts.append("rules of " + ", ".join(change["acls"]))
+            lines.append("  %s: %s" % (leaf, "; ".join(parts)))
+    return lines

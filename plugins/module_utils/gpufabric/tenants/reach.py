@@ -1,0 +1,63 @@
+"""Which NIC may reach which, read from the rendered isolation (the leaves' tenant ACLs), for checks.
+
+An ICMP echo (or any RoCE exchange) needs both ways: the request enters the fabric at the sender's leaf
+port, the reply at the receiver's. Each must be let in by the ACL bound to that port.
+"""
+import ipaddress
+
+from ..ipam import fmt
+from .change import isolation_by_leaf
+
+
+class Nic:
+    __slots__ = ("server", "name", "rail", "address", "leaf", "port")
+
+    def __init__(self, server, name, rail, address, leaf, port):
+        self.server, self.name, self.rail, self.address, self.leaf, self.port = server, name, rail, address, leaf, port
+
+    def label(self):
+        return "%s %s (rail %s, %s %s)" % (self.server, self.name, self.rail, self.leaf, self.port)
+
+
+def rail_nics(plan):
+    """{server: [Nic]} of every server's backend NICs, in rail order."""
+    out = {}
+    for link in plan.links:
+        if link.network == "backend" and link.tier == "server" and link.b.role == "gpu_server":
+            out.setdefault(link.b.name, []).append(Nic(link.b.name, link.b_port, link.a.rail, fmt(link.ipv4 + 1),
+                                                       link.a.name, link.a_port))
+    for nics in out.values():
+        nics.sort(key=lambda n: n.rail)
+    return out
+
+
+class Reach:
+    """The isolation of ``assignment`` (None: an open fabric) as a predicate on NIC pairs."""
+
+    def __init__(self, plan, assignment):
+        self.sections = isolation_by_leaf(plan, assignment) if assignment is not None else {}
+        self.bound = {}
+        for leaf, section in self.sections.items():
+            for acl in (section or {}).get("acls", ()):
+                rules = [(r["action"], None if r["destination"] == "any" else ipaddress.ip_network(r["destination"]))
+                         for r in acl["rules"]]
+                for port in acl["ports"]:
+                    self.bound[(leaf, port)] = (acl["name"], rules)
+
+    def admits(self, leaf, port, address):
+        """Whether the ACL on ``leaf`` ``port`` lets in a packet to ``address`` (first match; none bound: yes)."""
+        acl = self.bound.get((leaf, port))
+        if acl is None:
+            return True
+        ip = ipaddress.ip_address(address)
+        for action, net in acl[1]:
+            if net is None or ip in net:
+                return action == "permit"
+        return True
+
+    def acl_on(self, leaf, port):
+        acl = self.bound.get((leaf, port))
+        return acl[0] if acl else None
+
+    def both_ways(self, src, dst):
+        return self.admits(src.leaf, src.port, dst.address) and self.admits(dst.leaf, dst.port, src.address)
