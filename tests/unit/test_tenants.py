@@ -296,3 +296,16 @@ def test_tenant_acls_pass_sonic_yang(plan):
         for lane, row in enumerate(doc["PORT"].values()):
             row["lanes"] = str(8 * lane)
         assert sonic_yang.validate(models, doc, leaf) == []
+
+
+def test_summary_has_a_per_tenant_view_with_the_free_pool(plan):
+    from gpufabric.docs import render_docs
+    attach(plan, parse_assignment({"tenants": {"alpha": {"servers": ["lab-gpu0001", "lab-gpu0003"]}}},
+                                  plan_servers(plan)))
+    try:
+        summary = render_docs(plan, svg=False)["docs/summary.md"]
+    finally:
+        attach(plan, None)
+    assert "| alpha | 2 | 16 | 16 | lab-gpu0001, lab-gpu0003 |" in summary
+    assert "| free pool (quarantined) | 2 | 16 | 16 | lab-gpu0002, lab-gpu0004 |" in summary
+    assert "## Tenants" not in render_docs(plan, svg=False)["docs/summary.md"]

@@ -1,5 +1,7 @@
 """summary.md: the fabric in numbers (tiers, oversubscription, bisection bandwidth, ECMP width)
 and the design comparison."""
+from ..tenants import attached
+from ..tenants.view import tenant_rows
 from .comparison import compare, render_comparison
 from .markdown import count, table
 
@@ -45,4 +47,8 @@ def render_summary(plan, cables, settings):
              "## Links per network tier", "",
              table(("Network tier", "Links"), [(k, count(v)) for k, v in s["links"].items()]), "",
              "## Design comparison", "", render_comparison(plan, compare(plan, cables, settings), settings), ""]
+    assignment = attached(plan)
+    if assignment is not None:
+        lines += ["## Tenants (isolation: %s, see docs/tenancy.md)" % assignment.isolation, "",
+                  table(("Tenant", "Servers", "GPUs", "Rail leaves", "Server names"), tenant_rows(plan, assignment)), ""]
     return {"docs/summary.md": "\n".join(lines)}

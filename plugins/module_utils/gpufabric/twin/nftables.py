@@ -1,8 +1,8 @@
 """Port ACLs of a twin switch as nftables: the stand-in for SONiC's data-plane ACL tables.
 
 Read from the rendered config_db.json (ACL_TABLE rows of type L3, their ACL_RULE rows), so the twin
-enforces what a switch would be given. Semantics followed (SONiC 202311 and later, sonic-acl.yang and
-orchagent's aclorch): a table is bound to the ports listed in ``ports`` at its ``stage``; its rules are
+enforces what a switch would be given. Semantics followed (sonic-acl.yang, SONiC's ACL design document
+and its vendors' guides, see docs/twin.md): a table is bound to the ports listed in ``ports`` at its ``stage``; its rules are
 tried by PRIORITY, highest first, and the first match decides (FORWARD or DROP); a packet no rule
 matches is forwarded; IP_TYPE IPV4ANY matches every IPv4 packet and nothing else (ARP passes). Every
 rule counts its hits, as SONiC's ACL counters do. Ingress ACLs act on a packet as it enters the port,
@@ -73,7 +73,7 @@ def ruleset(config_db):
     body = []
     for port in sorted(acls):
         if len(acls[port]) > 1:
-            raise AclError("port %s is bound to %d ingress ACL tables (%s); SONiC binds one per stage"
+            raise AclError("port %s is bound to %d L3 ingress ACL tables (%s); the twin models one per port"
                            % (port, len(acls[port]), ", ".join(t for t, _r in acls[port])))
         table, ordered = acls[port][0]
         body.append('  chain %s {\n    type filter hook ingress device "%s" priority 0; policy accept;\n%s  }\n'
