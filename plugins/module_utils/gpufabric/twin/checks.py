@@ -94,7 +94,7 @@ def check_reachability(plan, timeout=3.0):
     rails = _rail_addresses(plan)
     isolated = plan.spec["backend"].get("design") == "rail_planes"
     reach = Reach(plan, attached(plan))
-    nics = {(n.server, n.address): n for found in rail_nics(plan).values() for n in found}
+    by_address = {(n.server, n.address): n for found in rail_nics(plan).values() for n in found}
     jobs, expect = [], []
     for server, nics in sorted(rails.items()):
         args, pairs = [], []
@@ -107,8 +107,9 @@ def check_reachability(plan, timeout=3.0):
                     if other_rail == rail or isolated:
                         dsts.append(dst)
                         label = "%s rail %s %s -> %s rail %s %s" % (server, rail, src, other, other_rail, dst)
-                        wanted = other_rail == rail and reach.both_ways(nics[(server, src)], nics[(other, dst)])
-                        pairs.append((src, dst, wanted, label, other_rail == rail))
+                        same_rail = other_rail == rail
+                        wanted = same_rail and reach.both_ways(by_address[(server, src)], by_address[(other, dst)])
+                        pairs.append((src, dst, wanted, label, same_rail))
             args.append("%s=%s" % (src, ",".join(dsts)))
         jobs.append((["ip", "netns", "exec", server, sys.executable, PROBE, str(timeout)] + args, None))
         expect.append(pairs)
