@@ -51,5 +51,5 @@ class ActionModule(ActionBase):
             running=state.running_path(build_dir, cluster),
             phases=[{"name": p["name"], "hosts": p["hosts"], "root": root, "leaves": p["leaves"]}
                     for p, root in zip(planned["phases"], roots)],
-            tenants={name: members for name, members in new.tenants.items()}, free=new.free)
+            tenants=dict(new.tenants), free=new.free)
         return result

@@ -10,7 +10,6 @@ needed. Filtering on entry is enough: every packet a server receives entered the
 server port, where the sender's ACL allowed only its own tenant. Servers in no tenant (the free
 pool) reach only their leaf. Only match and drop: DSCP, ECN and queues of RoCE are untouched.
 """
-import functools
 import ipaddress
 
 from ..ipam import cidr, fmt
@@ -39,14 +38,17 @@ class TenantNetworks:
         self.plan = plan
         self.assignment = assignment
         self.links = {}   # tenant -> [(leaf, /31 base)]
+        self.collapsed = {}   # (tenant, rail) -> [prefix]
         for link in plan.links:
             if link.network == "backend" and link.tier == "server" and link.b.role == "gpu_server":
                 self.links.setdefault(assignment.tenant_of(link.b.name), []).append((link.a, link.ipv4))
 
-    @functools.lru_cache(maxsize=None)
     def _collapsed(self, tenant, rail):
-        nets = [ipaddress.ip_network(cidr(base, 31)) for leaf, base in self.links.get(tenant, ()) if leaf.rail == rail]
-        return [str(n) for n in ipaddress.collapse_addresses(nets)]
+        key = (tenant, rail)
+        if key not in self.collapsed:
+            nets = [ipaddress.ip_network(cidr(base, 31)) for leaf, base in self.links.get(tenant, ()) if leaf.rail == rail]
+            self.collapsed[key] = [str(n) for n in ipaddress.collapse_addresses(nets)]
+        return self.collapsed[key]
 
     def for_leaf(self, tenant, leaf):
         return [] if tenant == FREE_POOL else self._collapsed(tenant, leaf.rail)

@@ -97,8 +97,8 @@ def describe(moved, phases):
         lines.append("server %s: %s -> %s" % (server, before if before is not None else "open fabric",
                                               "free pool" if after == FREE_POOL else "tenant " + after))
     for n, phase in enumerate(phases, 1):
-        lines.append("phase %d (%s): %d switch(es): %s" % (n, phase["name"], len(phase["hosts"]),
-                                                          ", ".join(phase["hosts"])))
+        hosts = phase["hosts"]
+        lines.append("phase %d (%s): %d switch(es): %s" % (n, phase["name"], len(hosts), ", ".join(hosts)))
         for leaf in phase["hosts"]:
             change = phase["leaves"][leaf]
             parts = []

@@ -9,6 +9,6 @@ def tenant_rows(plan, assignment):
     for link in plan.links:
         if link.network == "backend" and link.tier == "server" and link.b.role == "gpu_server":
             leaves.setdefault(assignment.tenant_of(link.b.name), set()).add(link.a.name)
-    groups = [(name, members) for name, members in assignment.tenants.items()] + [(FREE_POOL, assignment.free)]
+    groups = list(assignment.tenants.items()) + [(FREE_POOL, assignment.free)]
     return [(name if name != FREE_POOL else "free pool (quarantined)", len(members), len(members) * gpus_per_server,
              len(leaves.get(name, ())), ", ".join(members) or "-") for name, members in groups if members or name != FREE_POOL]

@@ -45,8 +45,8 @@ def probe_command(pairs):
 
 
 def _listed(items):
-    return ", ".join(items[:LIST_AT_MOST]) + (" and %d more" % (len(items) - LIST_AT_MOST)
-                                               if len(items) > LIST_AT_MOST else "")
+    more = len(items) - LIST_AT_MOST
+    return ", ".join(items[:LIST_AT_MOST]) + (" and %d more" % more if more > 0 else "")
 
 
 class TenantIsolation(Check):
