@@ -84,3 +84,32 @@ def test_inputs_no_renderer_implements_are_refused_in_one_line(path, value, mess
     with pytest.raises(SpecError) as info:
         build_plan(spec)
     assert str(info.value).startswith(message) and "\n" not in str(info.value)
+
+
+def test_spines_sized_to_the_cluster_follow_nvidias_superpod_table():
+    # NVIDIA DGX SuperPOD (H100) reference architecture: 4, 8 and 16 spines for 1, 2 and 3-4
+    # scalable units of 32 servers on 64-port switches.
+    import copy
+    spec = copy.deepcopy(load_example("superpod-1k"))
+    spec["backend"]["spine"] = {"model": spec["backend"]["spine"]["model"], "size_for": "cluster"}
+    for units, spines in ((1, 4), (2, 8), (3, 16), (4, 16)):
+        spec["servers"]["count"] = 32 * units
+        s = build_plan(spec).summary
+        assert s["devices_by_role"]["backend_spine"] == spines
+        assert "sized for this cluster" in s["backend"]["spine_sizing"]
+    # the default keeps the hardware maximum and says what the cluster alone would need
+    spec["backend"]["spine"].pop("size_for")
+    spec["servers"]["count"] = 32
+    s = build_plan(spec).summary
+    assert s["devices_by_role"]["backend_spine"] == 32
+    assert "this cluster needs only 4" in s["backend"]["spine_sizing"]
+
+
+def test_cluster_sizing_is_refused_for_three_tier_pods():
+    import copy
+    from gpufabric.errors import SpecError
+    spec = copy.deepcopy(load_example("metalsoft-16k"))
+    spec["backend"]["spine"]["size_for"] = "cluster"
+    with pytest.raises(SpecError) as info:
+        build_plan(spec)
+    assert str(info.value).startswith("backend.spine.size_for: cluster sizing applies to a two-tier")

@@ -47,6 +47,12 @@ def _fabric_pools(defaults, what):
 _SPINE_COUNT = ("Spines in each group a leaf fans out to (the whole plane in two tiers, a pod in three). "
                 "Must divide `leaf.uplinks`; each leaf then has uplinks / count links to every spine. "
                 "Default: `leaf.uplinks` (one link to each spine).")
+_SIZE_FOR = Choice(
+    "How many spines a two-tier fabric gets when `count` is not set: `hardware_max`, one per leaf uplink, so "
+    "the fabric grows to the hardware's largest size without recabling a leaf; `cluster`, the fewest that hold "
+    "this cluster's leaves (NVIDIA's SuperPOD tables: 4, 8, 16 spines for 1, 2, 3-4 SUs), so growing past "
+    "that size means more spines and every leaf uplink recabled. The summary says which and what it costs.",
+    ["hardware_max", "cluster"], default="hardware_max")
 _SUPER_COUNT = ("Superspines in each superspine plane (spine j of every pod connects to plane j). Must divide "
                 "`spine.uplinks`. Default: `spine.uplinks` (one link from a spine to each superspine).")
 _ASN_POOL = Str("Private ASN range `FIRST-LAST` for this network. Default: 64512-65534 when the largest cluster "
@@ -175,7 +181,7 @@ SPEC = Section("The cluster spec.", {
         "leaf": Section("Rail leaves: one per rail per scalable unit; `downlinks` is the scalable unit's size "
                         "in servers. With top_of_rack, one leaf takes every GPU of `downlinks` / GPUs-per-server "
                         "servers and stands in their rack.", _tier("rail leaves"), required=True),
-        "spine": Optional("Spines (absent with rail_only).", _tier("spines", _SPINE_COUNT)),
+        "spine": Optional("Spines (absent with rail_only).", dict(_tier("spines", _SPINE_COUNT), size_for=_SIZE_FOR)),
         "superspine": Optional("Superspines: present means three tiers (pods of leaves and spines).",
                                _tier("superspines", _SUPER_COUNT)),
         "pools": Section("Address pools of the backend.", dict(
@@ -198,7 +204,8 @@ SPEC = Section("The cluster spec.", {
                           "Default: 2 with mclag, 0 with evpn_mh.", minimum=0),
         "leaf": Section("Frontend leaves, in pairs; `downlinks` is servers per pair.",
                         _tier("frontend leaves"), required=True),
-        "spine": Section("Frontend spines.", _tier("frontend spines", _SPINE_COUNT), required=True),
+        "spine": Section("Frontend spines.", dict(_tier("frontend spines", _SPINE_COUNT), size_for=_SIZE_FOR),
+                         required=True),
         "superspine": Optional("Frontend superspines: present means three tiers.",
                                _tier("frontend superspines", _SUPER_COUNT)),
         "pools": Section("Address pools of the frontend.", dict(

@@ -32,6 +32,7 @@ def summarize(plan):
         "max_servers": sizing.max_servers,
         "max_gpus": sizing.max_servers * sizing.rails,
         "limit": _limit(sizing),
+        "spine_sizing": spine_sizing(be, sizing.scalable_units * be.group, sizing.max_servers, "backend"),
     }
     out = {
         "cluster": plan.spec["cluster"]["name"],
@@ -54,8 +55,29 @@ def summarize(plan):
             "servers_per_pair": sizing.servers_per_pair,
             "oversubscription": fe.oversubscription(),
             "max_servers": fe.max_leaves // 2 * sizing.servers_per_pair,
+            "spine_sizing": spine_sizing(fe, 2 * sizing.leaf_pairs, fe.max_leaves // 2 * sizing.servers_per_pair,
+                                         "frontend"),
         }
     return out
+
+
+def spine_sizing(clos, leaves_per_plane, max_servers, network):
+    """One sentence: what the spine layer was sized for, and what the other choice would cost."""
+    if clos.tiers != 2:
+        return None
+    spines = clos.spines_per_group
+    if clos.spines_chosen:
+        return "%d spines per plane, set by %s.spine.count" % (spines, network)
+    if clos.size_for == "cluster":
+        return ("%d spines per plane, sized for this cluster (%s.spine.size_for: cluster): they hold %d servers; "
+                "growing past that adds spines and recables every leaf uplink" % (spines, network, max_servers))
+    fewest = clos.fewest_spines_for(leaves_per_plane)
+    if fewest == spines:
+        return "%d spines per plane, sized for the hardware maximum (%d servers): growth never recables a leaf" % (
+            spines, max_servers)
+    return ("%d spines per plane, sized for the hardware maximum (%d servers) so growth never recables a leaf; "
+            "this cluster needs only %d (%s.spine.size_for: cluster), which recables every leaf uplink once it "
+            "grows past what they hold" % (spines, max_servers, fewest, network))
 
 
 def _limit(sizing):
@@ -87,9 +109,13 @@ def render_text(summary):
         "largest cluster on this hardware: %d servers, %d GPUs (limit: %s)" % (
             b["max_servers"], b["max_gpus"], b["limit"]),
     ]
+    if b.get("spine_sizing"):
+        lines.append("backend spines: " + b["spine_sizing"])
     if "frontend" in summary:
         f = summary["frontend"]
         lines.append("frontend: %s, %d tier(s), %d leaf pair(s) of %d servers, oversubscription %s" % (
             f["dual_homing"], f["tiers"], f["leaf_pairs"], f["servers_per_pair"],
             ", ".join("%s %s" % kv for kv in f["oversubscription"].items()) or "-"))
+        if f.get("spine_sizing"):
+            lines.append("frontend spines: " + f["spine_sizing"])
     return "\n".join(lines)

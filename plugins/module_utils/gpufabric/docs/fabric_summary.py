@@ -36,6 +36,8 @@ def render_summary(plan, cables, settings):
         ("Bisection bandwidth", "%s Gb/s%s" % (count(bisection), RAIL_NOTE if per_rail else "")),
         ("Largest cluster on this hardware", "%s GPUs (%s)" % (count(b["max_gpus"]), b["limit"])),
     ]
+    if b.get("spine_sizing"):
+        facts.append(("Spines", b["spine_sizing"]))
     if "frontend" in s:
         f = s["frontend"]
         facts.append(("Frontend", "%s, %d tier(s), %d leaf pairs of %d servers, oversubscription %s" % (

@@ -96,7 +96,12 @@ class Clos:
             return
         self.spine_model = catalog.switch(spine_tier["model"], path + ".spine.model")
         self.spine_down, self.spine_up, _reserved = split_ports(self.spine_model, spine_tier, path + ".spine", self.tiers == 3)
+        self.size_for = spine_tier.get("size_for") or "hardware_max"
+        if self.size_for == "cluster" and self.tiers == 3:
+            raise SpecError(path + ".spine.size_for", "cluster sizing applies to a two-tier fabric's spines; a "
+                            "three-tier fabric's pods take the hardware's size: remove it or set spine.count")
         spines = self.spines_per_group = spine_tier.get("count") or self.uplinks
+        self.spines_chosen = bool(spine_tier.get("count"))
         if self.uplinks % spines:
             raise SpecError(path + ".spine.count", "%d spines do not divide the %d leaf uplinks evenly: use a divisor "
                             "of %d" % (spines, self.uplinks, self.uplinks))
@@ -125,6 +130,25 @@ class Clos:
                         [self.super_model.ports[p][1] for p in self.super_down])
             self.max_pods = len(self.super_down) // self.links_to_each_superspine
         self.max_leaves = self.max_pods * self.leaves_per_pod
+
+    def holds_with(self, spines):
+        """Leaves per plane that ``spines`` spines (a divisor of the leaf uplinks) hold in two tiers."""
+        return len(self.spine_down) // (self.uplinks // spines) // self.group * self.group
+
+    def fewest_spines_for(self, leaves_per_plane):
+        """The fewest spines per plane, dividing the leaf uplinks, that hold ``leaves_per_plane`` leaves."""
+        for spines in range(1, self.uplinks + 1):
+            if self.uplinks % spines == 0 and self.holds_with(spines) >= leaves_per_plane:
+                return spines
+        return self.uplinks
+
+    def size_spines_to(self, leaves_per_plane):
+        """size_for: cluster: as few spines as this cluster's leaves need (two tiers, no count set)."""
+        if self.size_for != "cluster" or self.tiers != 2 or self.spines_chosen:
+            return
+        spines = self.spines_per_group = self.fewest_spines_for(leaves_per_plane)
+        self.links_to_each_spine = self.uplinks // spines
+        self.leaves_per_pod = self.max_leaves = self.holds_with(spines)
 
     def pods_for(self, leaves_per_plane):
         return ceil_div(leaves_per_plane, self.leaves_per_pod)

@@ -93,6 +93,7 @@ def size(spec, catalog):
                             "for %d: use rail_optimized or a larger switch" % (
                                 backend.downlinks, per_unit * rails, servers * rails))
     else:
+        backend.size_spines_to(leaves_per_plane)
         max_servers = backend.max_leaves // group * per_unit
         backend.check_fits(leaves_per_plane, servers, max_servers, rails)
 
@@ -101,6 +102,7 @@ def size(spec, catalog):
     if frontend:
         per_pair = frontend.downlinks
         pairs = ceil_div(servers, per_pair)
+        frontend.size_spines_to(2 * pairs)
         frontend.check_fits(2 * pairs, servers, frontend.max_leaves // 2 * per_pair, rails)
         fe_pods = 1 if frontend.tiers < 3 else frontend.pods_for(2 * pairs)
         per_fe_pod = frontend.leaves_per_pod // 2 * per_pair
