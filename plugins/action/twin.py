@@ -20,7 +20,6 @@ class ActionModule(ActionBase):
     def run(self, tmp=None, task_vars=None):
         # Imported here: the twin needs the switch rendering, which pulls in Jinja2 only when used.
         from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric import build, twin
-        from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.twin import checks
 
         result = super().run(tmp, task_vars)
         args = self._task.args
@@ -50,14 +49,12 @@ class ActionModule(ActionBase):
                                  frr_config=args.get("frr_config", "rendered"))
                 result.update(report, cluster=cluster)
                 return result
-            results = checks.verify(plan, cluster)
+            report = twin.verify(plan)
         except (twin.TwinError, OSError) as exc:
             return dict(result, failed=True, msg=str(exc))
-        failed = checks.failures(results)
-        counts = {}
-        for entry in results:
-            key = "%s %s" % (entry["check"], entry["result"])
-            counts[key] = counts.get(key, 0) + 1
-        result.update(changed=False, counts=counts, failures=failed[:50], failed=bool(failed),
-                      msg="%d of %d checks failed" % (len(failed), len(results)) if failed else "all %d checks passed" % len(results))
+        failed = [r._asdict() for r in report["results"] if r.status in ("FAIL", "ERROR")]
+        total = len(report["results"])
+        result.update(changed=False, counts=report["counts"], failures=failed[:50], failed=bool(failed),
+                      msg="%d of %d check results failed" % (len(failed), total) if failed
+                      else "no check failed (%d results)" % total)
         return result

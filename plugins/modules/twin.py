@@ -16,8 +16,10 @@ description:
     (as its rendered C(frr.conf) needs) with FRR pathspace C(-N <hostname>); every device runs lldpd.
     Servers get their rail NIC addresses, MTU 9000 and one routing table plus one C(ip rule) per NIC.
     Idempotent; waits until every BGP session is Established.
-  - I(state=verified) checks the running twin against the plan (BGP sessions, ECMP width toward every remote
-    leaf summary, server-to-server reachability on every rail, LLDP neighbours) and fails when a check fails.
+  - I(state=verified) checks the running twin against the plan with the validation runner of
+    M(gpucluster.fabric.validate_fabric) over the netns transport (backend and frontend: cabling, links, MTU,
+    BGP sessions, ECMP width, rail reachability, server addressing and routing; sources a twin lacks SKIP)
+    and fails when a result is FAIL or ERROR.
   - I(state=absent) removes every namespace, cable, process and file the twin made.
   - See docs/twin.md.
 options:
@@ -76,11 +78,11 @@ converged:
   returned: state is present and frr_config is rendered
   type: float
 counts:
-  description: Number of checks per check name and result.
+  description: Number of results per status (PASS, FAIL, SKIP, ERROR).
   returned: state is verified
   type: dict
 failures:
-  description: The first 50 failed checks, each with check, object, result and message.
+  description: The first 50 failed results, each with device, check, object, status and message.
   returned: state is verified
   type: list
   elements: dict

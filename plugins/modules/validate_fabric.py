@@ -16,7 +16,8 @@ description:
     C(link_state), C(mtu), C(interface_errors), C(interface_speed), C(optics_dom), C(bgp_sessions) (planned sessions
     Established with the planned ASNs, no unplanned ones), C(ecmp_width), C(rail_isolation) (rail_planes),
     C(qos_backend_links) and C(qos_nic_leaf) (PFC/ECN identical on both ends and as planned),
-    C(server_addressing), C(server_policy_routing).'
+    C(server_addressing), C(server_policy_routing), C(rail_reachability) (ICMP from every rail NIC to the same
+    rail of every other server and, with rail planes or tenants, not across).'
   - Each result is PASS, FAIL, SKIP (the device has no such source) or ERROR (collection failed) and names device,
     check and object. Reports are written to I(build_dir)/<cluster>/validation/ as C(report.json), C(report.md)
     and C(junit.xml).

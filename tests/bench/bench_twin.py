@@ -13,7 +13,6 @@ sys.path.insert(0, os.path.join(ROOT, "plugins", "module_utils"))
 
 def _cycle(name):
     from gpufabric import build, plan as planning, specfile, twin
-    from gpufabric.twin import checks
     plan = planning.build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", name, name + ".topology.yml")))
     wanted = twin.build_twin(plan, build.render_all(plan))
     twin.down(wanted.cluster, wanted.namespaces)
@@ -21,7 +20,7 @@ def _cycle(name):
         up = twin.up(wanted, timeout=300)
         again = twin.up(wanted, wait=False)
         t = time.perf_counter()
-        results = checks.verify(plan, wanted.cluster)
+        results = twin.verify(plan)["results"]
         verify_s = time.perf_counter() - t
     finally:
         down = twin.down(wanted.cluster, wanted.namespaces)
@@ -37,13 +36,13 @@ def bench_twin():
     rows = []
     for name, target in (("lab", "<= 60 s"), ("twin-256", "256 GPUs, 32 servers held")):
         plan, wanted, up, again, verify_s, results, down, left = _cycle(name)
-        failed = sum(1 for r in results if r["result"] != "success")
+        failed = sum(1 for r in results if r.status in ("FAIL", "ERROR"))
         what = "%s twin (%d GPUs, %d namespaces, %d cables)" % (
             name, plan.summary["gpus"], len(wanted.namespaces), len(wanted.veths))
         rows.append((what + ": up and converged", "%.1f s (BGP converged %.1f s after setup)" % (up["seconds"], up["converged"]),
                      target))
         rows.append((what + ": second apply", "%.1f s, %d changes" % (again["seconds"], len(again["changes"])), "0 changes"))
-        rows.append((what + ": checks against the plan", "%d checks, %d failed, %.1f s" % (len(results), failed, verify_s),
+        rows.append((what + ": checks against the plan", "validation runner: %d results, %d failed, %.1f s" % (len(results), failed, verify_s),
                      "0 failed"))
         rows.append((what + ": teardown", "%.1f s, %d leftovers" % (down["seconds"], len(left)), "0 leftovers"))
     return rows

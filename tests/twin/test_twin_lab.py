@@ -8,7 +8,7 @@ import time
 import pytest
 
 from gpufabric import build, plan as planning, specfile, twin
-from gpufabric.twin import checks, network
+from gpufabric.twin import network
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REASON = twin.preflight()
@@ -25,8 +25,19 @@ def lab():
     twin.down(wanted.cluster, wanted.namespaces)
 
 
-def failed(results, check=None):
-    return [r for r in checks.failures(results) if check is None or r["check"] == check]
+def failed(report, check=None):
+    return [r for r in report["results"] if r.status in ("FAIL", "ERROR") and (check is None or r.check == check)]
+
+
+def verified(plan, check=None, settle_s=0):
+    """The validation runner over the twin; retried up to ``settle_s`` while results still fail
+    (lldpd's first frames may still be in flight)."""
+    deadline = time.monotonic() + settle_s
+    report = twin.verify(plan)
+    while failed(report, check) and time.monotonic() < deadline:
+        time.sleep(1)
+        report = twin.verify(plan)
+    return report
 
 
 def test_lab_up_and_converged_within_60_s(lab):
@@ -36,38 +47,21 @@ def test_lab_up_and_converged_within_60_s(lab):
     assert report["seconds"] <= 60, report
 
 
-def test_every_planned_bgp_session_is_established(lab):
+def test_the_twin_passes_every_check_of_the_validation(lab):
     plan = lab[0]
-    results = checks.check_bgp(plan)
-    assert len(results) == 2 * sum(1 for link in plan.links if link.ipv4 is not None and link.tier != "server")
-    assert failed(results) == []
-
-
-def test_ecmp_toward_every_remote_leaf_summary_has_the_planned_width(lab):
-    plan = lab[0]
-    results = checks.check_ecmp(plan)
+    report = verified(plan, settle_s=20)
+    assert failed(report) == []
+    passed = {}
+    for r in report["results"]:
+        if r.status == "PASS":
+            passed[r.check] = passed.get(r.check, 0) + 1
+    routed = sum(1 for link in plan.links if link.ipv4 is not None and link.tier != "server")
     leaves = len(plan.by_role("backend_leaf"))
-    assert len(results) == leaves * (leaves - 1)
-    assert failed(results) == []
-
-
-def test_every_server_reaches_every_other_server_on_every_rail(lab):
-    plan = lab[0]
-    results = checks.check_reachability(plan)
     servers, rails = plan.summary["servers"], plan.summary["rails"]
-    assert len(results) == servers * (servers - 1) * rails
-    assert failed(results) == []
-
-
-def test_lldp_neighbours_match_the_plan(lab):
-    plan, wanted, _report = lab
-    results = checks.check_lldp(plan, wanted.cluster)
-    assert len(results) == 2 * sum(1 for link in plan.links if link.network in ("backend", "frontend"))
-    deadline = time.monotonic() + 20
-    while failed(results) and time.monotonic() < deadline:   # lldpd's first frames may still be in flight
-        time.sleep(1)
-        results = checks.check_lldp(plan, wanted.cluster)
-    assert failed(results) == []
+    assert passed["bgp_sessions"] == 2 * routed
+    assert passed["ecmp_width"] == leaves * (leaves - 1)
+    assert passed["rail_reachability"] == servers * (servers - 1) * rails
+    assert passed["cabling"] >= 2 * sum(1 for link in plan.links if link.network == "backend")
 
 
 def test_second_apply_changes_nothing(lab):
@@ -79,12 +73,12 @@ def test_second_apply_changes_nothing(lab):
 def test_checks_fail_on_a_broken_cable_and_apply_repairs_it(lab):
     plan, wanted, _report = lab
     network.run(["ip", "-n", "lab-gpu0002", "addr", "flush", "dev", "ens3np0"])
-    broken = failed(checks.check_reachability(plan, timeout=1.0))
-    assert broken and all("rail 2" in r["object"] for r in broken)
-    assert any(r["object"].startswith("lab-gpu0002 rail 2 ") for r in broken)
+    broken = failed(twin.verify(plan), "rail_reachability")
+    assert broken and all("rail 2" in r.object for r in broken)
+    assert any(r.object.startswith("lab-gpu0002 rail 2 ") for r in broken)
     report = twin.up(wanted, timeout=30)
     assert "lab-gpu0002: ens3np0 address 10.0.0.11/31" in report["changes"]
-    assert failed(checks.check_reachability(plan)) == []
+    assert failed(twin.verify(plan), "rail_reachability") == []
 
 
 def test_teardown_leaves_nothing(lab):

@@ -201,3 +201,20 @@ def test_reports_json_markdown_junit(lab, tmp_path):
     failed = [tc for tc in root.iter("testcase") if tc.find("failure") is not None]
     assert [(tc.get("classname"), tc.get("name")) for tc in failed] == [("mtu.lab-r1-leaf01", "Ethernet16")]
     assert reports.summary(report).splitlines()[1].startswith("FAIL mtu lab-r1-leaf01 Ethernet16: ")
+
+
+def test_a_rail_nic_that_does_not_reach_its_rail_fails_naming_both_ends(lab):
+    plan, states = lab
+    states = copy.deepcopy(states)
+    gpu = states["lab-gpu0001"]
+    dead = next(key for key, wanted in gpu.reach.items() if wanted)
+    gpu.reach[dead] = False
+    got = [(r.device, r.object, r.message) for r in failures(run(plan, states)) if r.check == "rail_reachability"]
+    assert len(got) == 1 and got[0][0] == "lab-gpu0001" and got[0][2].endswith(": unreachable")
+    assert "lab-gpu0001 rail" in got[0][1] and "-> lab-gpu" in got[0][1]
+
+
+def test_reach_probes_cover_the_same_rail_of_every_other_server(lab):
+    from gpufabric.validate.expect import Expectation
+    probes = Expectation(lab[0]).reach_probes("lab-gpu0001")
+    assert len(probes) == 8 * 3 and all(wanted for _s, _d, wanted, _l in probes)

@@ -100,6 +100,16 @@ def apply_port_acls(twin):
     return nftables.apply(wanted)
 
 
+def verify(plan, networks=("backend", "frontend")):
+    """The running twin against the plan: the validation runner (validate/) over the netns transport,
+    the same checks a real fabric gets. Sources a twin lacks (SONiC config_db, optics) SKIP."""
+    from ..validate.runner import command_collector, validate
+    from ..validate.transport import NetnsTransport, twin_lldp_socket
+    cluster = plan.summary["cluster"]
+    transport = NetnsTransport(lldp_socket=lambda host: twin_lldp_socket(cluster, host))
+    return validate(plan, command_collector(lambda host: transport), networks=networks)
+
+
 def bgp_summaries(names):
     """{ns: `show bgp vrf default summary json` of that namespace's bgpd}."""
     names = sorted(names)

@@ -89,6 +89,37 @@ class Expectation:
                 "ecn": sorted(profile["ecn_queues"]),
                 "dscp_to_tc": {int(k): int(v) for k, v in profile["dscp_to_traffic_class"].items()}}
 
+    def _tenant_reach(self):
+        """(Reach, {(server, address): Nic}) of the running tenant assignment, or None without one."""
+        if not hasattr(self, "_reach"):
+            from ..tenants import attached
+            from ..tenants.reach import Reach, rail_nics
+            assignment = attached(self.plan)
+            self._reach = None if assignment is None else (Reach(self.plan, assignment), {
+                (n.server, n.address): n for nics in rail_nics(self.plan).values() for n in nics})
+        return self._reach
+
+    def reach_probes(self, device):
+        """[(source address, destination address, should reach, label)] from a server's rail NICs: the
+        same rail of every other server (unless the tenant isolation keeps them apart); with rail planes
+        every other rail too, which must not answer."""
+        isolated = self.design == "rail_planes"
+        tenants = self._tenant_reach()
+        out = []
+        for nic in self.server_nics(device):
+            src = nic.ipv4.split("/")[0]
+            for other in self.devices:
+                if other.role != "gpu_server" or other.name == device:
+                    continue
+                for far in self.server_nics(other.name):
+                    if far.rail != nic.rail and not isolated:
+                        continue
+                    dst = far.ipv4.split("/")[0]
+                    wanted = far.rail == nic.rail and (tenants is None or tenants[0].both_ways(
+                        tenants[1][(device, src)], tenants[1][(other.name, dst)]))
+                    out.append((src, dst, wanted, "%s rail %d -> %s rail %d" % (device, nic.rail, other.name, far.rail)))
+        return out
+
     def server_nics(self, device):
         """[Port] of a server's backend NICs in rail order."""
         return sorted((p for p in self.ports.get(device, {}).values() if p.rail is not None), key=lambda p: p.rail)

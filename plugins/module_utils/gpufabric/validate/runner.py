@@ -8,9 +8,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from .checks import Context, select
-from .checks.tenants import probe_command, probe_pairs
 from .expect import Expectation
-from .state import collect_commands
+from .state import collect_commands, probe_command
 
 DEFAULT_THRESHOLDS = {"errors": 100, "discards": 10000, "flaps": 10, "rx_power_dbm": -10.0}
 
@@ -20,7 +19,8 @@ def command_collector(transport_for):
     devices may be passed as ``lambda device: transport``)."""
     def collect(dev, sources, expect):
         nics = [p.name for p in expect.server_nics(dev.name)]
-        pairs = probe_pairs(expect.plan, dev.name) if "reach" in sources else ()
+        # One probe per server covers every pair a check reads (rail reachability, tenant isolation).
+        pairs = [probe[:2] for probe in expect.reach_probes(dev.name)] if "reach" in sources else ()
         return collect_commands(transport_for(dev.name), dev.name, dev.role, sources, nics,
                                 probe_command(pairs) if pairs else None)
     return collect

@@ -5,6 +5,8 @@ parses them; ``collect_napalm`` fills the same fields from NAPALM getters. A sou
 recorded in ``unavailable`` (checks SKIP), a command that failed in ``errors`` (checks report ERROR).
 """
 import json
+import os
+import shlex
 import time
 
 from . import parsers
@@ -87,6 +89,20 @@ def _interfaces(links, sysfs):
     return out
 
 
+def probe_command(pairs, timeout=2.0):
+    """A shell command running validate/probe.py for [(source address, destination address)]: ICMP
+    from each source address, one process for all (needs root, hence sudo -n when not root)."""
+    from . import probe
+    with open(os.path.splitext(probe.__file__)[0] + ".py", encoding="utf-8") as f:
+        source = f.read()
+    by_src = {}
+    for src, dst in pairs:
+        by_src.setdefault(src, []).append(dst)
+    args = " ".join("%s=%s" % (src, ",".join(dsts)) for src, dsts in sorted(by_src.items()))
+    return ('if [ "$(id -u)" = 0 ]; then s=; else s="sudo -n"; fi; $s python3 -c %s %s %s'
+            % (shlex.quote(source), timeout, args))
+
+
 def collect_commands(transport, device, role, sources, nics=(), probe=None):
     """DeviceState of ``device`` from the command outputs of ``sources`` (each command run once);
     ``probe`` is the reachability probe command of a server, None when there is nothing to probe."""
@@ -100,7 +116,7 @@ def collect_commands(transport, device, role, sources, nics=(), probe=None):
         elif source == "reach":
             command = Command("sh", probe) if probe else None
             if command is None:
-                state.unavailable[source] = "nothing to probe (no tenant assignment is running)"
+                state.unavailable[source] = "nothing to probe (no other server)"
         else:
             command = table.get(source)
         if command is None:

@@ -4,12 +4,14 @@ from .bgp import BgpSessions
 from .cabling import Cabling
 from .interfaces import InterfaceErrors, InterfaceSpeed, LinkState, Mtu, OpticsDom
 from .qos import QosBackendLinks, QosNicLeaf
+from .reachability import RailReachability
 from .routing import EcmpWidth, RailIsolation
 from .servers import ServerAddressing, ServerPolicyRouting
 from .tenants import TenantIsolation
 
 CHECKS = [Cabling, LinkState, Mtu, InterfaceErrors, InterfaceSpeed, OpticsDom, BgpSessions, EcmpWidth,
-          RailIsolation, QosBackendLinks, QosNicLeaf, ServerAddressing, ServerPolicyRouting, TenantIsolation]
+          RailIsolation, QosBackendLinks, QosNicLeaf, ServerAddressing, ServerPolicyRouting, RailReachability,
+          TenantIsolation]
 
 
 def select(include=None, exclude=None):

@@ -1,6 +1,8 @@
 """What a check is: a name, the roles it looks at, the sources it needs per role, and results."""
 from collections import namedtuple
 
+from ... import roles
+
 PASS, FAIL, SKIP, ERROR = "PASS", "FAIL", "SKIP", "ERROR"
 STATUSES = (FAIL, ERROR, SKIP, PASS)
 
@@ -56,9 +58,7 @@ class Check:
         raise NotImplementedError
 
 
-SWITCH_ROLES = ("backend_leaf", "backend_spine", "backend_superspine", "frontend_leaf", "frontend_spine",
-                "frontend_superspine", "oob_switch")
-ROUTED_ROLES = SWITCH_ROLES[:-1]
+SWITCH_ROLES, ROUTED_ROLES = roles.SWITCH_ROLES, roles.ROUTED_ROLES
 
 
 def for_roles(roles, sources):

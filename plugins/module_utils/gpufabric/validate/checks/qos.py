@@ -1,8 +1,7 @@
 """PFC and ECN: identical on both ends of every backend switch link and between each NIC and its leaf
 port, and as the plan's QoS profile says. A mismatch here is the classic silent RoCE fault."""
+from ...roles import BACKEND_SWITCH_ROLES as BACKEND_SWITCHES
 from .base import FAIL, PASS, SKIP, Check, for_roles
-
-BACKEND_SWITCHES = ("backend_leaf", "backend_spine", "backend_superspine")
 FIELDS = (("trust", "trust mode"), ("pfc", "PFC priorities"), ("ecn", "ECN"), ("dscp_to_tc", "DSCP map"))
 
 

@@ -2,11 +2,9 @@
 same rail. Same-tenant pairs must answer, pairs of different tenants (or the free pool) must not; the
 expectation is the rendered isolation of the running assignment (tenants/reach.py), never a second list.
 Reported per server and NIC, naming the leaf and port whose ACL decides."""
-import os
-import shlex
-
 from ...tenants import attached
 from ...tenants.reach import Reach, rail_nics
+from ..state import probe_command as state_probe_command
 from .base import FAIL, PASS, SKIP, Check, for_roles
 
 PROBE_TIMEOUT_S = 2.0
@@ -32,16 +30,8 @@ def probe_pairs(plan, server):
 
 
 def probe_command(pairs):
-    """A shell command running twin/probe.py (ICMP from each source address; needs root, hence sudo -n)."""
-    from ...twin import probe
-    with open(os.path.splitext(probe.__file__)[0] + ".py", encoding="utf-8") as f:
-        source = f.read()
-    by_src = {}
-    for src, dst in pairs:
-        by_src.setdefault(src.address, []).append(dst.address)
-    args = " ".join("%s=%s" % (src, ",".join(dsts)) for src, dsts in sorted(by_src.items()))
-    return ('if [ "$(id -u)" = 0 ]; then s=; else s="sudo -n"; fi; $s python3 -c %s %s %s'
-            % (shlex.quote(source), PROBE_TIMEOUT_S, args))
+    """The probe command of [(source NIC, destination NIC)] (validate/state.py)."""
+    return state_probe_command([(src.address, dst.address) for src, dst in pairs], PROBE_TIMEOUT_S)
 
 
 def _listed(items):

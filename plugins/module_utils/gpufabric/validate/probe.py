@@ -23,7 +23,7 @@ def _checksum(data):
 
 def _echo(ident, seq):
     header = struct.pack("!BBHHH", 8, 0, 0, ident, seq)
-    payload = b"gpufabric-twin"
+    payload = b"gpufabric-probe"
     return struct.pack("!BBHHH", 8, 0, _checksum(header + payload), ident, seq) + payload
 
 
