@@ -59,7 +59,7 @@ def test_the_twin_passes_every_check_of_the_validation(lab):
     leaves = len(plan.by_role("backend_leaf"))
     servers, rails = plan.summary["servers"], plan.summary["rails"]
     assert passed["bgp_sessions"] == 2 * routed
-    assert passed["ecmp_width"] == leaves * (leaves - 1)
+    assert passed["ecmp_width"] == leaves              # one result per leaf, over every remote summary
     assert passed["rail_reachability"] == servers * (servers - 1) * rails
     assert passed["cabling"] >= 2 * sum(1 for link in plan.links if link.network == "backend")
 

@@ -134,7 +134,6 @@ def test_deploy_target_keeps_platform_fields_and_replaces_our_tables(dbs):
     assert target_config(target, dbs["lab-r0-leaf01"]) == target  # a second deploy changes nothing
 
 
-
 def test_frr_conf_leaves_out_frrs_defaults_and_writes_other_values(files):
     # frr-reload deletes and re-adds every line FRR's running config lacks, and FRR shows no defaults.
     import yaml

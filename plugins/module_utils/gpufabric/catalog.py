@@ -3,6 +3,7 @@ from .datafiles import load
 from .errors import SpecError
 from .spec import SERVER_MODEL, SWITCH_MODEL
 
+
 class SwitchModel:
     """A switch model with its ports expanded: (name, speed, use, form_factor) per front-panel port."""
 

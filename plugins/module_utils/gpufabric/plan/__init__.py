@@ -24,6 +24,7 @@ from .naming import Namer
 from .placement import Placement
 from .sizing import size
 
+
 def build_plan(raw_spec):
     """Validate a spec (a dict as read from YAML) and return its Plan."""
     spec = validate(raw_spec)
