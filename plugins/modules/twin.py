@@ -17,8 +17,8 @@ description:
     Servers get their rail NIC addresses, MTU 9000 and one routing table plus one C(ip rule) per NIC.
     Idempotent; waits until every BGP session is Established.
   - I(state=verified) checks the running twin against the plan with the validation runner of
-    M(gpucluster.fabric.validate_fabric) over the netns transport (backend and frontend: cabling, links, MTU,
-    BGP sessions, ECMP width, rail reachability, server addressing and routing; sources a twin lacks SKIP)
+    M(gpucluster.fabric.validate_fabric) over the netns transport, on the backend and the frontend (cabling,
+    links, MTU, BGP sessions, ECMP width, rail reachability, server addressing and routing; sources a twin lacks SKIP)
     and fails when a result is FAIL or ERROR.
   - I(state=absent) removes every namespace, cable, process and file the twin made.
   - See docs/twin.md.
