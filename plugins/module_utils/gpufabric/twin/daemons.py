@@ -11,7 +11,7 @@ import pwd
 import subprocess
 import time
 
-from .run import run, run_many
+from .run import run_many
 
 FRR_SBIN = "/usr/lib/frr"
 FRR_ETC = "/etc/frr"
