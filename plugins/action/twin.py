@@ -56,5 +56,5 @@ class ActionModule(ActionBase):
         total = len(report["results"])
         result.update(changed=False, counts=report["counts"], failures=failed[:50], failed=bool(failed),
                       msg="%d of %d check results failed" % (len(failed), total) if failed
-                      else "no check failed (%d results)" % total)
+                      else "checks passed: %d results, none failed" % total)
         return result

@@ -18,8 +18,10 @@ from gpufabric.tenants.change import plan_change
 from gpufabric.tenants.reach import rail_nics
 from gpufabric.tenants.state import running_path
 from gpufabric.twin import nftables
-from gpufabric.twin.checks import PROBE
 from gpufabric.twin.run import run_many
+from gpufabric.validate import probe as probe_module
+
+PROBE = probe_module.__file__
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLES = os.path.join(ROOT, "examples", "tenants")
