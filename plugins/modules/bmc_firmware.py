@@ -8,7 +8,7 @@ module: bmc_firmware
 short_description: Stage a server's firmware to a baseline through its iDRAC's Redfish API
 version_added: 0.2.0
 description:
-  - Reads C(/redfish/v1/UpdateService/FirmwareInventory) (one entry per device: iDRAC's C(Installed-) and C(Current-)
+  - Reads C(/redfish/v1/UpdateService/FirmwareInventory) (one entry per device; iDRAC's C(Installed-) and C(Current-)
     copies count once), compares every component with I(baseline) and starts one update per component below it
     (one package updates all eight NICs), then follows its job until it is staged (C(Scheduled), installed by the
     next host reboot) or done (iDRAC's own firmware).

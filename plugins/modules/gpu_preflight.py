@@ -11,7 +11,7 @@ description:
   - C(ofed_info -s) must name DOCA-OFED or MLNX_OFED at least I(min_ofed_version) (they bring C(mlnx_qos) and the
     ECN/CNP sysfs files the RoCE stage writes).
   - Each rail NIC of I(nics) must have its planned RDMA device (C(/sys/class/net/IF/device/infiniband/)).
-  - With I(check_topology), C(nvidia-smi topo -m) must show rail i's NIC on the PCIe switch of GPU i (PIX or PXB):
+  - With I(check_topology), C(nvidia-smi topo -m) must show rail i's NIC on the PCIe switch of GPU i (PIX or PXB);
     NCCL uses for each GPU its nearest HCA, so a NIC elsewhere sends that GPU's traffic out of another rail.
   - Fails with every problem found, on one line. Reads only; check mode runs the same reads.
 options:

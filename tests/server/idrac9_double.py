@@ -311,8 +311,9 @@ def ROUTES(handler, method, path, raw):  # pylint: disable=invalid-name
         job = state.jobs.pop(path.rsplit("/", 1)[-1], None)
         if job and job["JobType"] == "BIOSConfiguration" and job["JobState"] == "Scheduled":
             state.pending = {}
-        return (200, {}, {}) if job else error(404, "Base.1.12.ResourceMissingAtURI", "The resource at the URI %s "
-                                                "was not found." % path)
+        if job is None:
+            return error(404, "Base.1.12.ResourceMissingAtURI", "The resource at the URI %s was not found." % path)
+        return 200, {}, {}
     if method == "POST" and path == "/redfish/v1/UpdateService/Actions/UpdateService.SimpleUpdate":
         return _simple_update(state, body)
     if method == "POST" and path == "/redfish/v1/UpdateService/MultipartUpload":

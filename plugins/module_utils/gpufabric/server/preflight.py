@@ -84,6 +84,6 @@ def rdma_problems(rail_nics, found):
         if have is None:
             out.append("rail %d %s: no such network interface" % (nic["rail"], nic["name"]))
         elif nic["rdma"] not in have:
-            out.append("rail %d %s: RDMA device %s, planned %s" % (nic["rail"], nic["name"],
-                                                                    ", ".join(have) or "none", nic["rdma"]))
+            out.append("rail %d %s: RDMA device %s, planned %s"
+                       % (nic["rail"], nic["name"], ", ".join(have) or "none", nic["rdma"]))
     return out
