@@ -15,7 +15,7 @@ description:
   - iDRAC refuses new values while a BIOS job waits (C(Pending configuration values are already committed));
     then the waiting job is deleted and everything it carried is staged again with the new values, in one job.
   - Values staged without a job get one (C(POST .../Jobs) with C(TargetSettingsURI)).
-  - Rebooting is not done here: C(bmc_jobs) reboots once for every staged job of the server and follows them.
+  - Rebooting is not done here; C(bmc_jobs) reboots once for every staged job of the server and follows them.
   - An attribute the BIOS does not have fails with a message naming it and the nearest existing name; a value iDRAC
     refuses fails with iDRAC's message. Check mode and diff show the attributes that would change.
   - Plain Redfish rather than C(dellemc.openmanage.idrac_bios), which goes through iDRAC's OEM configuration

@@ -85,7 +85,7 @@ def main():
     done, rebooted = [], False
     try:
         uris = [(j["component"], "%s/%s" % (bmc_jobs.JOBS, j["id"])) for j in p["jobs"]]
-        states = [bmc.get(uri).get("JobState") for _, uri in uris]
+        states = [bmc.get(uri).get("JobState") for dummy, uri in uris]
         waiting = any(s in bmc_jobs.STAGED for s in states)
         if waiting and p["reboot"] and not module.check_mode:
             bmc.reset(bmc.system_path(p["system_id"]), p["reset_type"])

@@ -367,7 +367,7 @@ def _get(state, path):
                          "target": "/redfish/v1/UpdateService/Actions/UpdateService.SimpleUpdate",
                          "TransferProtocol@Redfish.AllowableValues": ["HTTP", "NFS", "CIFS", "TFTP", "HTTPS", "FTP", "SCP"]}}}, {}
     if path == INVENTORY:
-        return 200, _collection(path, ["%s/%s" % (INVENTORY, i) for i, _, _ in state.inventory()]), {}
+        return 200, _collection(path, ["%s/%s" % (INVENTORY, i) for i, dummy, unused in state.inventory()]), {}
     if path.startswith(INVENTORY + "/"):
         for ident, comp, updateable in state.inventory():
             if ident == path.rsplit("/", 1)[-1]:

@@ -68,7 +68,7 @@ class NicStandIn:
             d.mkdir(parents=True, exist_ok=True)
         _tool(self.bin / "mlnx_qos", MLNX_QOS)
         self.mlxconfig = _tool(self.bin / "mlxconfig", MLXCONFIG)
-        for _, rdma in nics:
+        for dummy, rdma in nics:
             (self.state / ("mlxconfig.%s.json" % rdma)).write_text(
                 json.dumps({k: [v, v] for k, v in FIRMWARE_DEFAULTS.items()}))
         self.reboot()
@@ -98,7 +98,7 @@ class NicStandIn:
             (port / "default_roce_mode").write_text("IB/RoCE v1\n")
             (port / "default_roce_tos").write_text("0\n")
             fw = self.state / ("mlxconfig.%s.json" % rdma)
-            fw.write_text(json.dumps({k: [nxt, nxt] for k, (_, nxt) in json.loads(fw.read_text()).items()}))
+            fw.write_text(json.dumps({k: [nxt, nxt] for k, (dummy, nxt) in json.loads(fw.read_text()).items()}))
 
     def qos(self, name):
         return json.loads((self.state / ("qos.%s.json" % name)).read_text())

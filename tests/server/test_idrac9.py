@@ -42,20 +42,20 @@ def test_the_double_stages_bios_and_firmware_like_an_idrac9(idrac):
     call(idrac, "POST", SYSTEM + "/Actions/ComputerSystem.Reset", {"ResetType": "ForceRestart"})
     assert call(idrac, "GET", SYSTEM + "/Bios")[1]["Attributes"]["SysProfile"] == "PerfPerWattOptimizedDapc"
     # With OnReset a job is scheduled; while it waits iDRAC refuses more values and a second job.
-    status, _, headers = call(idrac, "PATCH", SYSTEM + "/Bios/Settings", {
+    status, dummy, headers = call(idrac, "PATCH", SYSTEM + "/Bios/Settings", {
         "Attributes": {"LogicalProc": "Disabled"}, "@Redfish.SettingsApplyTime": {"ApplyTime": "OnReset"}})
     assert status == 202 and "/Managers/iDRAC.Embedded.1/Jobs/JID_" in headers["Location"]
-    status, body, _ = call(idrac, "PATCH", SYSTEM + "/Bios/Settings", {"Attributes": {"ProcCStates": "Disabled"}})
+    status, body, dummy = call(idrac, "PATCH", SYSTEM + "/Bios/Settings", {"Attributes": {"ProcCStates": "Disabled"}})
     assert status == 400 and message(body) == ("Pending configuration values are already committed, unable to "
                                                "perform another set operation.")
-    status, body, _ = call(idrac, "POST", "/redfish/v1/Managers/iDRAC.Embedded.1/Jobs",
+    status, body, dummy = call(idrac, "POST", "/redfish/v1/Managers/iDRAC.Embedded.1/Jobs",
                            {"TargetSettingsURI": SYSTEM + "/Bios/Settings"})
     assert status == 400 and "already committed" in message(body)
     # SimpleUpdate: Targets refused; a host component waits for the reset to change its version.
-    status, body, _ = call(idrac, "POST", "/redfish/v1/UpdateService/Actions/UpdateService.SimpleUpdate",
+    status, body, dummy = call(idrac, "POST", "/redfish/v1/UpdateService/Actions/UpdateService.SimpleUpdate",
                            {"ImageURI": "https://repo/BIOS_0HXJ5_WN64_1.7.5.EXE", "Targets": [SYSTEM]})
     assert status == 400 and "Targets" in message(body)
-    status, _, headers = call(idrac, "POST", "/redfish/v1/UpdateService/Actions/UpdateService.SimpleUpdate",
+    status, dummy, headers = call(idrac, "POST", "/redfish/v1/UpdateService/Actions/UpdateService.SimpleUpdate",
                               {"ImageURI": "https://repo/BIOS_0HXJ5_WN64_1.7.5.EXE", "TransferProtocol": "HTTPS"})
     task = headers["Location"]
     assert status == 202 and call(idrac, "GET", task)[1]["TaskState"] == "Running"

@@ -90,7 +90,7 @@ def netplan(cfg):
 def _nm(name, kind, interface, extra):
     return _ini([("connection", [("id", "gpufabric-" + name), ("type", kind), ("interface-name", interface),
                                  ("autoconnect", "true")] + extra.pop("connection", []))]
-                + [(section, items) for section, items in extra.items()])
+                + list(extra.items()))
 
 
 def networkmanager(cfg):
