@@ -121,7 +121,7 @@ demo: setup
 bench: setup
 	$(VENV)/bin/python tests/bench/run_bench.py
 
-# docs/spec.md is generated from the spec schema; a unit test fails when it is stale.
+# docs/spec.md and docs/topology.schema.json are generated from the spec schema; unit tests fail when stale.
 docs: setup
 	$(VENV)/bin/python scripts/gen_spec_doc.py
 

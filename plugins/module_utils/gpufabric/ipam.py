@@ -11,7 +11,9 @@ from .errors import SpecError
 class Pool:
     """A CIDR pool carved by position: block ``i`` of size ``2**k`` starts at ``base + i * 2**k``."""
 
-    __slots__ = ("path", "cidr", "version", "base", "size", "bits")
+    # scale: how many times larger the spec's pool is than this one (a block of a split pool), so a
+    # "use a /N" hint names the spec's pool, not the block.
+    __slots__ = ("path", "cidr", "version", "base", "size", "bits", "scale")
 
     def __init__(self, path, cidr):
         try:
@@ -24,6 +26,7 @@ class Pool:
         self.base = int(net.network_address)
         self.size = net.num_addresses
         self.bits = net.max_prefixlen
+        self.scale = 1
 
     def overlaps(self, other):
         return self.version == other.version and self.base < other.base + other.size and other.base < self.base + self.size
@@ -34,7 +37,7 @@ class Pool:
     def require(self, needed, what):
         """Fail unless ``needed`` addresses fit; say how much is needed and what prefix would hold it."""
         if needed > self.size:
-            prefix = self.bits - max(0, (needed - 1).bit_length())
+            prefix = self.bits - max(0, (needed * self.scale - 1).bit_length())
             raise SpecError(self.path, "pool %s is too small: %s need %d addresses, it has %d: use a /%d or larger"
                             % (self.cidr, what, needed, self.size, prefix))
 
@@ -45,7 +48,7 @@ class Pool:
         for i in range(parts):
             p = Pool.__new__(Pool)
             p.path, p.version, p.bits = self.path, self.version, self.bits
-            p.base, p.size = self.base + i * sub, sub
+            p.base, p.size, p.scale = self.base + i * sub, sub, self.scale * parts
             p.cidr = "%s/%d" % (fmt(p.base, p.version), p.bits - (sub.bit_length() - 1))
             out.append(p)
         return out

@@ -1,15 +1,14 @@
 """The cluster spec: every key declared once. docs/spec.md is generated from this file."""
 from .errors import SpecError
 from .roles import SWITCH_ROLES
-from .schema_types import Bool, Choice, Int, List, MapOf, Num, Optional, Section, Str, to_markdown
+from .schema_types import (Addr, AsnRange, Bool, Choice, Int, List, MapOf, Net, Num, Optional, Section, Str,
+                           to_markdown)
 
 DESIGNS = ("rail_optimized", "rail_planes", "rail_only", "top_of_rack")
 
 _HOSTNAMES_DOC = ("Hostname patterns per role. Fields: {cluster}, {n} (1-based position in its group), {index} "
                   "(0-based position in its role), {rail} (0-based), {su}, {pod}, {plane} (1-based), {side} (a/b), "
                   "{rack}. Defaults depend on the design; see docs/topology.md.")
-_IPV4 = r"^\d{1,3}(\.\d{1,3}){3}$"
-_CIDR = r"^[0-9a-fA-F:.]+/\d+$"
 _RATIO = r"^\d+:\d+$"
 
 
@@ -31,16 +30,16 @@ def _tier(what, count_doc=None):
 
 def _fabric_pools(defaults, what):
     return {
-        "loopbacks": Str("IPv4 pool for /32 loopbacks of the %s switches; split in four equal blocks "
+        "loopbacks": Net("IPv4 pool for /32 loopbacks of the %s switches; split in four equal blocks "
                          "(leaf, spine, superspine, spare), each switch at its position." % what,
-                         pattern=_CIDR, default=defaults[0]),
-        "leaf_spine": Str("IPv4 pool for the /31 of every leaf-spine link; link k of leaf n takes /31 number "
-                          "n * leaf_uplinks + k.", pattern=_CIDR, default=defaults[1]),
-        "spine_superspine": Str("IPv4 pool for the /31 of every spine-superspine link (three tiers).",
-                                pattern=_CIDR, default=defaults[2]),
-        "loopbacks_ipv6": Str("Optional IPv6 pool for /128 loopbacks (dual stack).", pattern=_CIDR),
-        "leaf_spine_ipv6": Str("Optional IPv6 pool for /127 leaf-spine links.", pattern=_CIDR),
-        "spine_superspine_ipv6": Str("Optional IPv6 pool for /127 spine-superspine links.", pattern=_CIDR),
+                         default=defaults[0]),
+        "leaf_spine": Net("IPv4 pool for the /31 of every leaf-spine link; link k of leaf n takes /31 number "
+                          "n * leaf_uplinks + k.", default=defaults[1]),
+        "spine_superspine": Net("IPv4 pool for the /31 of every spine-superspine link (three tiers).",
+                                default=defaults[2]),
+        "loopbacks_ipv6": Net("Optional IPv6 pool for /128 loopbacks (dual stack).", version=6),
+        "leaf_spine_ipv6": Net("Optional IPv6 pool for /127 leaf-spine links.", version=6),
+        "spine_superspine_ipv6": Net("Optional IPv6 pool for /127 spine-superspine links.", version=6),
     }
 
 
@@ -55,9 +54,9 @@ _SIZE_FOR = Choice(
     ["hardware_max", "cluster"], default="hardware_max")
 _SUPER_COUNT = ("Superspines in each superspine plane (spine j of every pod connects to plane j). Must divide "
                 "`spine.uplinks`. Default: `spine.uplinks` (one link from a spine to each superspine).")
-_ASN_POOL = Str("Private ASN range `FIRST-LAST` for this network. Default: 64512-65534 when the largest cluster "
+_ASN_POOL = AsnRange("Private ASN range `FIRST-LAST` for this network. Default: 64512-65534 when the largest cluster "
                 "the hardware allows fits in it, else a 4-byte range (backend 4200000000-4200999999, frontend "
-                "4201000000-4201999999).", pattern=r"^\d+\s*-\s*\d+$", hint="write it as FIRST-LAST, e.g. 64512-65534")
+                "4201000000-4201999999).")
 
 _DOCS_FIELDS = {
     "layout": Section("Rack geometry for cable lengths.", {
@@ -185,10 +184,10 @@ SPEC = Section("The cluster spec.", {
         "superspine": Optional("Superspines: present means three tiers (pods of leaves and spines).",
                                _tier("superspines", _SUPER_COUNT)),
         "pools": Section("Address pools of the backend.", dict(
-            server_links=Str("IPv4 pool for server-leaf /31s. Each leaf takes an aligned block (2 x downlinks, "
+            server_links=Net("IPv4 pool for server-leaf /31s. Each leaf takes an aligned block (2 x downlinks, "
                              "rounded up to a power of two) at its position, so it can advertise one summary.",
-                             pattern=_CIDR, default="10.0.0.0/12"),
-            server_links_ipv6=Str("Optional IPv6 pool for server-leaf /127s, blocked like server_links.", pattern=_CIDR),
+                             default="10.0.0.0/12"),
+            server_links_ipv6=Net("Optional IPv6 pool for server-leaf /127s, blocked like server_links.", version=6),
             **_fabric_pools(("10.32.0.0/16", "10.16.0.0/13", "10.24.0.0/13"), "backend"))),
         "asn_pool": _ASN_POOL,
         "mtu": Int("MTU of switch ports.", minimum=1500, maximum=9216, default=9216),
@@ -209,8 +208,8 @@ SPEC = Section("The cluster spec.", {
         "superspine": Optional("Frontend superspines: present means three tiers.",
                                _tier("frontend superspines", _SUPER_COUNT)),
         "pools": Section("Address pools of the frontend.", dict(
-            servers=Str("IPv4 pool for server subnets: each leaf pair takes an aligned block holding its servers "
-                        "plus gateway and leaf addresses.", pattern=_CIDR, default="10.64.0.0/14"),
+            servers=Net("IPv4 pool for server subnets: each leaf pair takes an aligned block holding its servers "
+                        "plus gateway and leaf addresses.", default="10.64.0.0/14"),
             **_fabric_pools(("10.72.0.0/16", "10.68.0.0/15", "10.70.0.0/15"), "frontend"))),
         "asn_pool": _ASN_POOL,
         "mtu": Int("MTU of switch ports.", minimum=1500, maximum=9216, default=9216),
@@ -220,20 +219,19 @@ SPEC = Section("The cluster spec.", {
         "switch": Section("Management access switches, one or more per rack.", {
             "model": Str("Switch model.", default="S3248T-ON"),
         }),
-        "pool": Str("Management IPv4 pool, flat: the first quarter holds switch addresses (eight equal blocks, "
+        "pool": Net("Management IPv4 pool, flat: the first quarter holds switch addresses (eight equal blocks, "
                     "one per switch role), the rest BMC and host management addresses (two per server). "
-                    "The last usable address is the gateway.", pattern=_CIDR, default="10.250.0.0/16"),
-        "provisioning_host": Str("IPv4 address of the provisioning (DHCP/ZTP) host, for DHCP relay."),
+                    "The last usable address is the gateway.", default="10.250.0.0/16"),
+        "provisioning_host": Addr("IPv4 address of the provisioning (DHCP/ZTP) host, for DHCP relay."),
     }),
     "switch_config": Section("Settings every switch configuration shares (docs/switch-config.md).", {
         "qos_profile": Str("Name of the QoS profile in data/qos_profiles.yml.", default="rocev2_lossless"),
         "qos_overrides": _QOS_OVERRIDES,
-        "ntp_servers": List("NTP servers (reached over the management VRF).", Str("An IPv4 address.", pattern=_IPV4,
-                            hint="an IPv4 address"), default=[]),
-        "syslog_servers": List("Syslog servers.", Str("An IPv4 address.", pattern=_IPV4, hint="an IPv4 address"),
+        "ntp_servers": List("NTP servers (reached over the management VRF).", Addr("An IPv4 address."), default=[]),
+        "syslog_servers": List("Syslog servers.", Addr("An IPv4 address."),
                                default=[]),
         "tacacs_servers": List("TACACS+ servers for AAA (their keys stay out of the spec: vault them in group_vars).",
-                               Str("An IPv4 address.", pattern=_IPV4, hint="an IPv4 address"), default=[]),
+                               Addr("An IPv4 address."), default=[]),
         "snmp": Section("SNMP system data (communities are secrets and stay out of the spec).", {
             "contact": Str("sysContact.", default=""),
         }),
@@ -279,11 +277,47 @@ def refuse_unrendered(spec):
                 raise SpecError("%s.pools.%s" % (network, key), "IPv6 %s: remove this pool" % _NOT_RENDERED)
 
 
+def check_relations(spec):
+    """Values that are each valid but not together."""
+    for network in ("backend", "frontend"):
+        section = spec[network]
+        if section and section["server_mtu"] > section["mtu"]:
+            raise SpecError("%s.server_mtu" % network, "%d is above the switch MTU %s.mtu %d: servers would send "
+                            "frames the switches drop; use at most %d (or raise %s.mtu)" % (
+                                section["server_mtu"], network, section["mtu"], section["mtu"], network))
+    from .datafiles import load
+    profiles = sorted(load("qos_profiles"))
+    name = spec["switch_config"]["qos_profile"]
+    if name not in profiles:
+        import difflib
+        near = difflib.get_close_matches(name, profiles, n=1)
+        raise SpecError("switch_config.qos_profile", "unknown QoS profile %r%s; known: %s" % (
+            name, "; did you mean %r?" % near[0] if near else "", ", ".join(profiles)))
+
+
 def validate(raw):
     """Return the spec with defaults filled in; raise SpecError naming the first bad key."""
     spec = SPEC.validate(raw, "")
     refuse_unrendered(spec)
+    check_relations(spec)
     return spec
+
+
+SCHEMA_ID = "https://github.com/gpucluster/fabric/raw/main/docs/topology.schema.json"
+
+
+def reference_json_schema():
+    """The spec's JSON Schema, from the same declaration as docs/spec.md (make docs writes both)."""
+    from .inventory_keys import PLUGIN_KEYS
+    from .schema_types import json_schema
+    schema = json_schema(SPEC)
+    schema["type"] = "object"
+    # The inventory plugin's own options (caching, constructed groups) share the file; Ansible checks them.
+    for key in PLUGIN_KEYS:
+        schema["properties"][key] = {"description": "Inventory plugin option (see ansible-doc -t inventory "
+                                                    "gpucluster.fabric.topology)."}
+    return dict({"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_ID,
+                 "title": "gpucluster.fabric cluster spec (*.topology.yml)"}, **schema)
 
 
 def reference_markdown():

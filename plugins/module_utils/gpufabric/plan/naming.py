@@ -1,6 +1,11 @@
 """Hostnames: a pattern per role (the spec's `cluster.hostnames`, else a default for the design),
 filled with the device's position; two devices never get one name."""
+import re
+
 from ..errors import SpecError
+
+# RFC 1123 labels, lowercase: what SONiC, DNS and Ansible inventories all accept.
+_HOSTNAME = re.compile(r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")
 
 
 def default_patterns(sizing):
@@ -35,6 +40,9 @@ class Namer:
         except (KeyError, IndexError, ValueError, AttributeError) as exc:
             raise SpecError("cluster.hostnames." + role, "cannot use %r (%s: %s); fields for this role: %s" % (
                 pattern, type(exc).__name__, exc, ", ".join("{%s}" % k for k in sorted(fields))))
+        if not _HOSTNAME.match(name):
+            raise SpecError("cluster.hostnames." + role, "pattern %r gives %r, not a valid host name: use lowercase "
+                            "letters, digits and dashes, at most 63, no dash at either end" % (pattern, name))
         other = self._taken.get(name)
         if other is not None:
             raise SpecError("cluster.hostnames." + role, "pattern %r gives the name %r to two devices (%s and %s): "

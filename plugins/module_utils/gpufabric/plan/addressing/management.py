@@ -5,38 +5,41 @@ from ...errors import SpecError
 from ...roles import SWITCH_ROLES
 
 
+def _size_needed(by_role, servers):
+    """The smallest pool (a power of two) whose role blocks and server region hold every address."""
+    size = 64
+    for devs in by_role.values():
+        # a role block is 1/32 of the pool and holds positions 1 .. max index + 1
+        size = max(size, 32 * (max(d.index for d in devs) + 2))
+    # servers: 2 addresses each in the last three quarters, below the gateway and the broadcast address
+    size = max(size, -(-4 * (2 * servers + 3) // 3))
+    return 1 << (size - 1).bit_length()
+
+
 def assign(plan, pools):
     pool = pools.take("oob.pool", plan.spec["oob"]["pool"])
-    if pool.size < 64:
-        raise SpecError("oob.pool", "pool %s is too small: use a /26 or larger" % pool.cidr)
-    quarter = pool.size // 4
-    block = quarter // 8
     by_role = {}
     for dev in plan.devices:
         if dev.role != "gpu_server":
             by_role.setdefault(dev.role, []).append(dev)
+    servers = plan.sizing.servers
+    needed = _size_needed(by_role, servers)
+    if pool.size < needed:
+        # One prefix for every constraint at once, so the hint is never refused for another reason.
+        raise SpecError("oob.pool", "pool %s is too small: %d servers (BMC and host port each) and %d switches, "
+                        "each switch role in an eighth of the first quarter, need %d addresses: use a /%d or larger"
+                        % (pool.cidr, servers, sum(len(d) for d in by_role.values()), needed,
+                           pool.bits - (needed.bit_length() - 1)))
+    quarter = pool.size // 4
+    block = quarter // 8
     for i, role in enumerate(SWITCH_ROLES):
         devs = by_role.get(role)
         if not devs:
             continue
-        need = max(d.index for d in devs) + 2
-        if need > block:
-            raise SpecError("oob.pool", "pool %s is too small: %s management addresses reach position %d but "
-                            "each switch role has a block of %d (an eighth of the first quarter): use a /%d or "
-                            "larger" % (pool.cidr, role, need - 1, block,
-                                        pool.bits - ((need * 32 - 1).bit_length())))
         base = pool.base + i * block + 1
         for dev in devs:
             dev.mgmt = base + dev.index
-    servers = plan.sizing.servers
     region = pool.base + quarter
-    last = pool.base + pool.size - 3  # broadcast and gateway above it
-    if region + 2 * servers > last:
-        need = 2 * servers * 4 // 3 + 4
-        raise SpecError("oob.pool", "pool %s is too small: %d servers need %d BMC and host addresses in the "
-                        "last three quarters, which hold %d: use a /%d or larger" % (
-                            pool.cidr, servers, 2 * servers, last - region + 1,
-                            pool.bits - ((need - 1).bit_length())))
     for dev in plan.servers:
         dev.bmc = region + 1 + 2 * dev.index
         dev.mgmt = dev.bmc + 1
