@@ -104,7 +104,7 @@ def test_bad_spec_fails_instead_of_skipping_with_default_settings(project):
     for playbook in ("plan", "build", "validate"):
         proc = run(proj, home, "ansible-playbook", "-i", "bad", "gpucluster.fabric." + playbook, check=False)
         assert proc.returncode != 0, playbook
-        assert "lab.topology.yml:8:3: servers.count: expected an integer, got a string 'four'" in proc.stdout
+        assert "lab.topology.yml:9:3: servers.count: expected an integer, got a string 'four'" in proc.stdout
         assert "Traceback" not in proc.stdout + proc.stderr
     empty = proj / "empty"
     empty.mkdir()
