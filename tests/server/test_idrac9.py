@@ -49,14 +49,14 @@ def test_the_double_stages_bios_and_firmware_like_an_idrac9(idrac):
     assert status == 400 and message(body) == ("Pending configuration values are already committed, unable to "
                                                "perform another set operation.")
     status, body, dummy = call(idrac, "POST", "/redfish/v1/Managers/iDRAC.Embedded.1/Jobs",
-                           {"TargetSettingsURI": SYSTEM + "/Bios/Settings"})
+                               {"TargetSettingsURI": SYSTEM + "/Bios/Settings"})
     assert status == 400 and "already committed" in message(body)
     # SimpleUpdate: Targets refused; a host component waits for the reset to change its version.
     status, body, dummy = call(idrac, "POST", "/redfish/v1/UpdateService/Actions/UpdateService.SimpleUpdate",
-                           {"ImageURI": "https://repo/BIOS_0HXJ5_WN64_1.7.5.EXE", "Targets": [SYSTEM]})
+                               {"ImageURI": "https://repo/BIOS_0HXJ5_WN64_1.7.5.EXE", "Targets": [SYSTEM]})
     assert status == 400 and "Targets" in message(body)
     status, dummy, headers = call(idrac, "POST", "/redfish/v1/UpdateService/Actions/UpdateService.SimpleUpdate",
-                              {"ImageURI": "https://repo/BIOS_0HXJ5_WN64_1.7.5.EXE", "TransferProtocol": "HTTPS"})
+                                  {"ImageURI": "https://repo/BIOS_0HXJ5_WN64_1.7.5.EXE", "TransferProtocol": "HTTPS"})
     task = headers["Location"]
     assert status == 202 and call(idrac, "GET", task)[1]["TaskState"] == "Running"
     assert call(idrac, "GET", task)[1]["Oem"]["Dell"]["JobState"] == "Scheduled"
