@@ -5,8 +5,10 @@
 from __future__ import annotations
 
 from ansible.plugins.action import ActionBase
+from ansible.utils.display import Display
 
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.progress import Progress
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import plan_for_task
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.tenants.state import assignment_for
 
@@ -26,8 +28,10 @@ class ActionModule(ActionBase):
         state = args.get("state", "present")
         if state not in STATES:
             return dict(result, failed=True, msg="state must be one of %s, got %r" % (", ".join(STATES), state))
+        progress = Progress("twin", Display().display)
         try:
             _path, plan, build_dir = plan_for_task(args, task_vars)
+            progress.phase("spec and plan", len(plan.devices), "devices", progress.elapsed())
             assignment_for(plan, build_dir)   # the twin's leaves enforce the running tenant assignment
         except SpecError as exc:
             return dict(result, failed=True, msg=str(exc))
@@ -36,20 +40,27 @@ class ActionModule(ActionBase):
         if problem:
             return dict(result, failed=True, msg=problem)
         try:
-            if state == "absent":
-                wanted = twin.build_twin(plan, build.render_all(plan))
-                report = twin.down(cluster, wanted.namespaces)
-                result.update(changed=report["changed"], changes=report["changes"], seconds=report["seconds"])
-                return result
+            started = progress.elapsed()
             wanted = twin.build_twin(plan, build.render_all(plan))
+            progress.phase("render", len(wanted.namespaces), "namespaces", progress.elapsed() - started)
+            started = progress.elapsed()
+            if state == "absent":
+                report = twin.down(cluster, wanted.namespaces)
+                progress.phase("down", len(report["changes"]), "changes", progress.elapsed() - started)
+                result.update(changed=report["changed"], changes=report["changes"], seconds=report["seconds"],
+                              progress=progress.total())
+                return result
             if state == "present":
                 if self._task.check_mode:
                     return dict(result, changed=True, msg="check mode: the twin is not inspected nor changed")
                 report = twin.up(wanted, timeout=float(args.get("timeout", 90)),
                                  frr_config=args.get("frr_config", "rendered"))
-                result.update(report, cluster=cluster)
+                progress.phase("up and converged", len(report.get("changes", ())), "changes", progress.elapsed() - started)
+                result.update(report, cluster=cluster, progress=progress.total())
                 return result
             report = twin.verify(plan)
+            progress.phase("checks", len(report["results"]), "results", progress.elapsed() - started)
+            result["progress"] = progress.total()
         except (twin.TwinError, OSError) as exc:
             return dict(result, failed=True, msg=str(exc))
         failed = [r._asdict() for r in report["results"] if r.status in ("FAIL", "ERROR")]

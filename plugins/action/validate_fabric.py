@@ -7,9 +7,10 @@ from __future__ import annotations
 import os
 
 from ansible.plugins.action import ActionBase
+from ansible.utils.display import Display
 
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.progress import selected_stages
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.progress import Progress, selected_stages
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import plan_for_task
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.tenants.state import assignment_for
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.checks import CHECKS
@@ -55,11 +56,13 @@ class ActionModule(ActionBase):
         default = args.get("transport", "auto")
         if default not in TRANSPORTS:
             return dict(result, failed=True, msg="transport must be one of %s, not %r" % (", ".join(TRANSPORTS), default))
+        progress = Progress("validate", Display().display)
         try:
             path, plan, build_dir = plan_for_task(args, task_vars)
             assignment_for(plan, build_dir)   # tenant_isolation checks the running tenant assignment
         except SpecError as exc:
             return dict(result, failed=True, msg=str(exc))
+        progress.phase("spec and plan", len(plan.devices), "devices", progress.elapsed())
         cluster = plan.summary["cluster"]
         socket = args.get("lldp_socket")
         netns = NetnsTransport(
@@ -95,12 +98,15 @@ class ActionModule(ActionBase):
                               networks=args.get("networks") or ["backend"], devices=args.get("devices"))
         except ValueError as exc:
             return dict(result, failed=True, msg=str(exc))
+        timing = report["timing"]
+        progress.phase("collect", report["devices"], "devices", timing["collect_wall_s"])
+        progress.phase("checks", len(report["results"]), "results", timing["checks_wall_s"])
         paths = reports.write_reports(report, build_dir)
         text = reports.summary(report)
         problems = [r._asdict() for r in report["results"] if r.status in ("FAIL", "ERROR")]
         result.update(changed=False, cluster=cluster, spec=path, counts=report["counts"], timing=report["timing"],
                       reports=paths, summary_lines=text.splitlines(), failures=problems[:200],
-                      devices=report["devices"])
+                      devices=report["devices"], progress=progress.total())
         if problems and args.get("fail_on_failure", True):
             result.update(failed=True, msg="%d check results failed (FAIL %d, ERROR %d); see %s"
                           % (len(problems), report["counts"]["FAIL"], report["counts"]["ERROR"], paths["markdown"]))

@@ -3,6 +3,7 @@
 called as gpucluster.fabric.<name>, outputs in the project. Also the AWX project-sync requirements file
 and the execution environment definition."""
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -69,8 +70,10 @@ def test_plan_build_validate_write_into_the_project(project):
     assert (proj / "build" / "lab" / "plan.json").is_file()
     assert (proj / "build" / "lab" / "devices" / "lab-r0-leaf01" / "config_db.json").is_file()
     # Nothing on the switches answers here: validation runs, reports its errors, writes its reports.
-    run(proj, home, "ansible-playbook", "-i", "inventory", "gpucluster.fabric.validate", "-e", "fail_on_failure=false",
-        "-e", "max_workers=32")
+    validate = run(proj, home, "ansible-playbook", "-i", "inventory", "gpucluster.fabric.validate",
+                   "-e", "fail_on_failure=false", "-e", "max_workers=32").stdout
+    assert re.search(r"validate collect: \d+ devices in [\d.]+ s", validate)
+    assert re.search(r"validate checks: \d+ results in [\d.]+ s", validate)
     assert (proj / "build" / "lab" / "validation").is_dir()
     assert not (installed(proj) / "build").exists()
     again = run(proj, home, "ansible-playbook", "-i", "inventory", "gpucluster.fabric.build").stdout

@@ -218,3 +218,14 @@ def test_reach_probes_cover_the_same_rail_of_every_other_server(lab):
     from gpufabric.validate.expect import Expectation
     probes = Expectation(lab[0]).reach_probes("lab-gpu0001")
     assert len(probes) == 8 * 3 and all(wanted for _s, _d, wanted, _l in probes)
+
+
+def test_validate_playbook_has_a_tag_per_check():
+    """--tags <check> runs that check: the play must carry every check's name as a tag."""
+    import os
+    from conftest import ROOT
+    from gpufabric.validate.checks import CHECKS
+    with open(os.path.join(ROOT, "playbooks", "validate.yml")) as f:
+        plays = yaml.safe_load(f)
+    tags = next(p["tags"] for p in plays if p.get("name") == "Validate the fabric against the plan")
+    assert sorted(tags) == sorted(["validate"] + [c.name for c in CHECKS])
