@@ -1,5 +1,5 @@
 """Tenants on the lab twin, end to end through playbooks/tenants.yml: isolate an open fabric, move one
-server, run again, refuse a bad assignment. Reachability is measured with ICMP between every pair of
+server (check mode first), run again, refuse a bad assignment. Reachability is measured with ICMP between every pair of
 same-rail NICs, before and after.
 
 Needs root, FRR, lldpd and nftables; skipped with the reason otherwise. About 2 minutes.
@@ -103,13 +103,22 @@ def test_isolate_move_repeat_and_refuse(lab):
     assert isolated == expected(plan, tenants_of(first, plan))
     assert any(isolated.values()) and not all(isolated.values())
 
-    # Move lab-gpu0003 from alpha to beta: exactly its pairs flip; the changed switches are the planned ones.
+    # Check mode shows the move (the planned switches report a change) and applies nothing.
     planned = plan_change(plan, tenants_of(first, plan), tenants_of(moved, plan))
     assert [m["server"] for m in planned["moves"]] == ["lab-gpu0003"]
+    switches = {h for phase in planned["phases"] for h in phase["hosts"]}
+    digests = acl_digests(plan)
+    code, changed, out = play(build_dir, moved, "--check", "--diff")
+    assert code == 0, out[-3000:]
+    assert {h for h, n in changed.items() if n and h != "localhost"} == switches
+    assert "server lab-gpu0003: alpha -> tenant beta" in out
+    assert acl_digests(plan) == digests and reach_matrix(plan) == isolated
+    assert load_assignment(running_path(build_dir, "lab"), plan_servers(plan)) == tenants_of(first, plan)
+
+    # Move lab-gpu0003 from alpha to beta: exactly its pairs flip; the changed switches are the planned ones.
     code, changed, out = play(build_dir, moved)
     assert code == 0, out[-3000:]
-    assert {h for h, n in changed.items() if n and h != "localhost"} == \
-        {h for phase in planned["phases"] for h in phase["hosts"]}
+    assert {h for h, n in changed.items() if n and h != "localhost"} == switches
     after = reach_matrix(plan)
     flipped = {k for k in after if after[k] != isolated[k]}
     assert flipped and all("lab-gpu0003" in (k[0], k[2]) for k in flipped)
