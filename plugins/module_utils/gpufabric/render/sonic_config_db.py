@@ -160,6 +160,11 @@ def _l2(cfg):
         entry = {"vlanid": _s(vlan["id"])}
         if vlan.get("dhcp_relay_servers"):
             entry["dhcp_servers"] = list(vlan["dhcp_relay_servers"])
+        if vlan.get("dhcp_relay_option82"):
+            # The relay table of sonic-dhcpv4-relay.yang; option 82 itself is always inserted by SONiC's relay.
+            t.setdefault("DHCPV4_RELAY", {})[name] = {
+                "dhcpv4_servers": list(vlan["dhcp_relay_servers"]),
+                "agent_relay_mode": vlan["dhcp_relay_option82"]["existing"]}
         t["VLAN"][name] = entry
         for mode in ("untagged", "tagged"):
             for member in vlan[mode]:

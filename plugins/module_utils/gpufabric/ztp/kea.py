@@ -1,0 +1,85 @@
+"""Kea DHCPv4 configuration that hands out addresses by cabling position (option 82), never by MAC.
+
+Per planned position two client classes: ``at:<circuit-id>`` (a request relayed from that port) and
+``pos:<circuit-id>`` (that, and the device is of the planned kind: an iDRAC announces vendor class
+"iDRAC" in option 60, anything else must not). Each ``pos:`` class owns a one-address pool holding the
+planned address, and carries the boot options of the position. A device on an unplanned port, or of
+the wrong kind (a swapped cable), matches no ``pos:`` class and gets nothing; Kea logs the refusal
+with its classes, so the ``at:`` class names the position (report.py reads that log).
+
+Behaviour followed: Kea 2.2 (Debian 12 kea-dhcp4-server), Kea Administrator Reference Manual
+sections "Client Classification" (relay4[] and member() expressions, class-restricted pools) and
+"DHCPv4 vendor-specific options" (option 43 defined inside a client class).
+"""
+import ipaddress
+
+from ..errors import SpecError
+
+IDRAC_VENDOR_CLASS = "iDRAC"
+# DHCP option codes the devices read (Kea names where Kea has one).
+OPT_BOOTFILE = "boot-file-name"        # 67: SONiC ZTP reads the ztp.json URL from it
+OPT_ONIE_URL = 114                     # ONIE's default-url: the NOS installer (ONIE discovery, exact URLs)
+OPT_HOSTNAME = "host-name"             # 12
+OPT_VENDOR = "vendor-encapsulated-options"  # 43: iDRAC auto config string
+
+
+def _literal(text, what):
+    # Kea expression strings are single-quoted with no escape; plan names never hold a quote.
+    if "'" in text:
+        raise SpecError(what, "%r holds a single quote, which a Kea class expression cannot carry" % text)
+    return "'%s'" % text
+
+
+def _option(name_or_code, data):
+    opt = {"data": data, "always-send": True}
+    opt["code" if isinstance(name_or_code, int) else "name"] = name_or_code
+    return opt
+
+
+def position_classes(pos, boot):
+    """The two classes of one position; ``boot`` is the option data for its device."""
+    at = "at:" + pos.circuit_id
+    vendor = "option[60].text == %s" % _literal(IDRAC_VENDOR_CLASS, "vendor class")
+    kind_test = vendor if pos.kind == "bmc" else "not (%s)" % vendor
+    owned = {"name": "pos:" + pos.circuit_id,
+             "test": "member(%s) and %s" % (_literal(at, pos.relay), kind_test),
+             "option-data": [_option(OPT_HOSTNAME, pos.device)] + boot}
+    if pos.kind == "bmc":
+        # Kea's own option 43 encapsulates sub-options; iDRAC reads it as one text string.
+        owned["option-def"] = [{"name": OPT_VENDOR, "code": 43, "type": "string"}]
+    return [{"name": at, "test": "relay4[1].hex == %s" % _literal(pos.circuit_id, pos.relay)}, owned]
+
+
+def boot_options(pos, settings, ztp_json_path, idrac_option):
+    if pos.kind == "switch":
+        opts = [_option(OPT_BOOTFILE, settings.url(ztp_json_path))]
+        if settings.onie_image:
+            opts.append(_option(OPT_ONIE_URL, settings.url(settings.onie_image)))
+        return opts
+    if pos.kind == "bmc":
+        return [_option(OPT_VENDOR, idrac_option)]
+    return []
+
+
+def kea_config(positions, boots, settings, mgmt_network, gateway):
+    """The whole kea-dhcp4.conf as a dict. ``boots`` {circuit-id: option data list}."""
+    net = ipaddress.ip_network(mgmt_network)
+    classes, pools = [], []
+    for pos in positions:
+        classes.extend(position_classes(pos, boots[pos.circuit_id]))
+        pools.append({"pool": "%s - %s" % (pos.address, pos.address), "client-class": "pos:" + pos.circuit_id})
+    return {"Dhcp4": {
+        "interfaces-config": {"interfaces": settings.kea_interfaces, "dhcp-socket-type": "udp"},
+        "lease-database": {"type": "memfile", "persist": True, "name": settings.kea_lease_file,
+                           "lfc-interval": 3600},
+        # The relay agent information of each lease is kept with it: the lease file shows the position.
+        "store-extended-info": True,
+        "valid-lifetime": settings.lease_seconds,
+        # Devices change client-ids between ONIE, SONiC and iDRAC; the position is the identity.
+        "match-client-id": False,
+        "client-classes": classes,
+        "subnet4": [{"id": 1, "subnet": str(net), "option-data": [{"name": "routers", "data": gateway}],
+                     "pools": pools}],
+        "loggers": [{"name": "kea-dhcp4", "output_options": [{"output": settings.kea_log_file}],
+                     "severity": "INFO"}],
+    }}

@@ -1,0 +1,39 @@
+"""Every management port of the plan by cabling position: the OOB switch, its port, and the
+circuit-id the switch's DHCP relay writes into option 82 for a request arriving there."""
+import collections
+
+from ..ipam import fmt
+from ..structured.oob import circuit_id
+
+Position = collections.namedtuple("Position", "relay port circuit_id device device_port kind address model")
+
+# What is cabled to an OOB port: a switch's management port, a server's iDRAC or its host management port.
+KINDS = ("switch", "bmc", "host")
+
+
+def _kind(dev, port):
+    if dev.role != "gpu_server":
+        return "switch"
+    return "bmc" if port == dev.model.bmc_port["name"] else "host"
+
+
+def management_positions(plan, port_aliases=None):
+    """[Position] in plan order. ``port_aliases`` {relay: {port: alias}}: the names the relay puts in
+    the circuit-id (SONiC uses a port's alias when the PORT table gives one)."""
+    aliases = port_aliases or {}
+    out = []
+    for link in plan.links:
+        if link.network != "oob":
+            continue
+        relay, dev = link.a, link.b
+        kind = _kind(dev, link.b_port)
+        alias = aliases.get(relay.name, {}).get(link.a_port, link.a_port)
+        out.append(Position(relay.name, link.a_port, circuit_id(relay.name, alias), dev.name, link.b_port, kind,
+                            fmt(dev.bmc if kind == "bmc" else dev.mgmt), dev.model.name))
+    return out
+
+
+def aliases_from_config_db(tables_by_host):
+    """{relay: {port: alias}} from rendered config_db tables (only ports that carry an alias)."""
+    return {host: {port: row["alias"] for port, row in tables.get("PORT", {}).items() if row.get("alias")}
+            for host, tables in tables_by_host.items()}
