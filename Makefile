@@ -14,7 +14,7 @@ export PATH := $(VENV)/bin:$(PATH)
 # Lab packages (see bindep.txt): libyang2 with its headers, gcc and python3-dev are what pip needs to
 # build the libyang Python bindings (requirements.txt), so they come before the venv. Plus shellcheck, which `ansible-test sanity`
 # silently skips its shellcheck test without.
-APT_PACKAGES := frr frr-pythontools lldpd iproute2 nftables graphviz shellcheck libyang2 libyang2-dev gcc python3-dev
+APT_PACKAGES := frr frr-pythontools lldpd iproute2 nftables graphviz shellcheck libyang2 libyang2-dev gcc python3-dev kea-dhcp4-server isc-dhcp-client
 COLLECTION_LINK := collections/ansible_collections/gpucluster/fabric
 # ansible-test only runs inside .../ansible_collections/<namespace>/<name>.
 SANITY_ROOT := build/sanity/ansible_collections/gpucluster/fabric
@@ -32,7 +32,7 @@ SANITY_SKIP :=
 
 setup: system-packages $(VENV)/.stamp collection-link
 
-# FRR and lldpd run per network namespace in the lab, so the packages' own
+# FRR, lldpd and Kea run per network namespace in the lab and tests, so the packages' own
 # system-wide services are stopped and disabled right after installing them.
 system-packages:
 	@missing=""; \
@@ -51,7 +51,7 @@ system-packages:
 	  apt-get update; \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
 	fi; \
-	for svc in frr lldpd; do \
+	for svc in frr lldpd kea-dhcp4-server; do \
 	  if systemctl is-enabled --quiet "$$svc" 2>/dev/null; then \
 	    echo "setup: disabling the system-wide $$svc service"; \
 	    systemctl disable --now "$$svc" 2>/dev/null || true; \
@@ -88,7 +88,7 @@ integration: setup
 # namespaces, the virtual twin of the lab, and fault injection on it. Each test skips with its
 # reason when not root or when FRR/lldpd are missing.
 system: setup
-	pytest tests/server tests/twin -q
+	pytest tests/server tests/twin tests/ztp -q
 
 # Molecule: twin up, deploy.yml's FRR part through the netns connection, idempotence, verify, destroy.
 molecule: setup

@@ -98,9 +98,16 @@ def render_all(plan, stages=None, devices=None, progress=None):
     return dict(sorted(files.items()))
 
 
-def _read_tree(root):
+# Subtrees of build/<cluster>/ that other writers own (the ztp playbook writes ztp/ with inputs the
+# plan does not hold): the build neither compares nor drops them.
+FOREIGN_SUBTREES = ("ztp",)
+
+
+def _read_tree(root, skip=()):
     found = {}
-    for directory, _dirs, names in os.walk(root):
+    for directory, dirs, names in os.walk(root):
+        if directory == root:
+            dirs[:] = [d for d in dirs if d not in skip]
         for name in names:
             path = os.path.join(directory, name)
             with open(path, encoding="utf-8", errors="replace") as f:
@@ -139,7 +146,7 @@ def write_build(plan, build_root, check=False, devices=None, stages=None, result
     old and new texts of the changed files, for diffs."""
     files = render_all(plan, stages, devices=devices, progress=progress)
     target = os.path.join(build_root, plan.summary["cluster"])
-    old = _read_tree(target) if os.path.isdir(target) else {}
+    old = _read_tree(target, FOREIGN_SUBTREES) if os.path.isdir(target) else {}
     if devices is not None or (stages is not None and set(stages) != set(STAGES)):
         files = dict(sorted(dict(old, **files).items()))
     else:
@@ -160,13 +167,49 @@ def write_build(plan, build_root, check=False, devices=None, stages=None, result
         if os.path.isdir(target):
             if os.path.isdir(previous):
                 shutil.rmtree(previous)
+            for sub in FOREIGN_SUBTREES:
+                if os.path.isdir(os.path.join(target, sub)):
+                    os.rename(os.path.join(target, sub), os.path.join(staging, sub))
             os.rename(target, previous)
         os.rename(staging, target)
     except BaseException:
+        for sub in FOREIGN_SUBTREES:  # never lose a tree the build does not own
+            if os.path.isdir(os.path.join(staging, sub)) and os.path.isdir(target):
+                os.rename(os.path.join(staging, sub), os.path.join(target, sub))
         shutil.rmtree(staging, ignore_errors=True)
         raise
     if progress:
         progress("write", len(changed), time.perf_counter() - started)
+    return changed
+
+
+def write_tree(target, files, check=False):
+    """Make directory ``target`` hold exactly ``files`` ({relative path: text}), swapped in with two
+    renames so readers see the old tree or the new one. Returns the changed paths, empty when nothing
+    changed and nothing was touched; with ``check`` only returns them."""
+    old = _read_tree(target) if os.path.isdir(target) else {}
+    changed = _changes(old, files)
+    if check or not changed:
+        return changed
+    parent, name = os.path.split(os.path.normpath(target))
+    os.makedirs(parent, exist_ok=True)
+    staging = tempfile.mkdtemp(dir=parent, prefix="." + name + ".new-")
+    retired = None
+    try:
+        _write_tree(staging, files, target, old)
+        os.chmod(staging, 0o755)
+        if os.path.isdir(target):
+            retired = tempfile.mkdtemp(dir=parent, prefix="." + name + ".old-")
+            os.rename(target, os.path.join(retired, name))
+        os.rename(staging, target)
+    except BaseException:
+        if retired and not os.path.isdir(target):
+            os.rename(os.path.join(retired, name), target)
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    finally:
+        if retired:
+            shutil.rmtree(retired, ignore_errors=True)
     return changed
 
 

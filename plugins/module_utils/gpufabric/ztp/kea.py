@@ -1,7 +1,7 @@
 """Kea DHCPv4 configuration that hands out addresses by cabling position (option 82), never by MAC.
 
-Per planned position two client classes: ``at:<circuit-id>`` (a request relayed from that port) and
-``pos:<circuit-id>`` (that, and the device is of the planned kind: an iDRAC announces vendor class
+Per access port of an OOB switch a client class ``at:<circuit-id>`` (a request relayed from that
+port), and per planned position a class ``pos:<circuit-id>`` (that, and the device is of the planned kind: an iDRAC announces vendor class
 "iDRAC" in option 60, anything else must not). Each ``pos:`` class owns a one-address pool holding the
 planned address, and carries the boot options of the position. A device on an unplanned port, or of
 the wrong kind (a swapped cable), matches no ``pos:`` class and gets nothing; Kea logs the refusal
@@ -36,8 +36,12 @@ def _option(name_or_code, data):
     return opt
 
 
-def position_classes(pos, boot):
-    """The two classes of one position; ``boot`` is the option data for its device."""
+def port_class(relay, cid):
+    return {"name": "at:" + cid, "test": "relay4[1].hex == %s" % _literal(cid, relay)}
+
+
+def position_class(pos, boot):
+    """The class of one planned position; ``boot`` is the option data for its device."""
     at = "at:" + pos.circuit_id
     vendor = "option[60].text == %s" % _literal(IDRAC_VENDOR_CLASS, "vendor class")
     kind_test = vendor if pos.kind == "bmc" else "not (%s)" % vendor
@@ -47,7 +51,7 @@ def position_classes(pos, boot):
     if pos.kind == "bmc":
         # Kea's own option 43 encapsulates sub-options; iDRAC reads it as one text string.
         owned["option-def"] = [{"name": OPT_VENDOR, "code": 43, "type": "string"}]
-    return [{"name": at, "test": "relay4[1].hex == %s" % _literal(pos.circuit_id, pos.relay)}, owned]
+    return owned
 
 
 def boot_options(pos, settings, ztp_json_path, idrac_option):
@@ -61,12 +65,14 @@ def boot_options(pos, settings, ztp_json_path, idrac_option):
     return []
 
 
-def kea_config(positions, boots, settings, mgmt_network, gateway):
-    """The whole kea-dhcp4.conf as a dict. ``boots`` {circuit-id: option data list}."""
+def kea_config(ports, positions, boots, settings, mgmt_network, gateway):
+    """The whole kea-dhcp4.conf as a dict. ``ports`` [(relay, port, circuit-id)] of every access port,
+    ``boots`` {circuit-id: option data list} of every planned position."""
     net = ipaddress.ip_network(mgmt_network)
-    classes, pools = [], []
+    classes = [port_class(relay, cid) for relay, _port, cid in ports]
+    pools = []
     for pos in positions:
-        classes.extend(position_classes(pos, boots[pos.circuit_id]))
+        classes.append(position_class(pos, boots[pos.circuit_id]))
         pools.append({"pool": "%s - %s" % (pos.address, pos.address), "client-class": "pos:" + pos.circuit_id})
     return {"Dhcp4": {
         "interfaces-config": {"interfaces": settings.kea_interfaces, "dhcp-socket-type": "udp"},

@@ -33,6 +33,22 @@ def management_positions(plan, port_aliases=None):
     return out
 
 
+def access_ports(plan, port_aliases=None):
+    """[(relay, port, circuit-id)] of every access port of every OOB switch that has a planned position,
+    cabled or not: a request from any of them can be named by position."""
+    aliases = port_aliases or {}
+    relays = {}
+    for link in plan.links:
+        if link.network == "oob":
+            relays.setdefault(link.a.name, link.a)
+    out = []
+    for name, relay in relays.items():
+        for index in relay.model.usable("down") + relay.model.usable("any"):
+            port = relay.model.ports[index][0]
+            out.append((name, port, circuit_id(name, aliases.get(name, {}).get(port, port))))
+    return out
+
+
 def aliases_from_config_db(tables_by_host):
     """{relay: {port: alias}} from rendered config_db tables (only ports that carry an alias)."""
     return {host: {port: row["alias"] for port, row in tables.get("PORT", {}).items() if row.get("alias")}
