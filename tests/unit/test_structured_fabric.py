@@ -82,9 +82,14 @@ def test_management_only_from_oob_network(lab):
 
 
 def test_oob_relays_dhcp_only_when_a_provisioning_host_is_named(lab):
-    assert all(v["dhcp_relay_servers"] == [] for c in lab.values() if c["role"] == "oob_switch" for v in c["vlans"])
     spec = copy.deepcopy(load_example("lab"))
+    del spec["oob"]["provisioning_host"]
+    cfgs = structured_configs(build_plan(spec))
+    assert all(v["dhcp_relay_servers"] == [] and "dhcp_relay_option82" not in v
+               for c in cfgs.values() if c["role"] == "oob_switch" for v in c["vlans"])
     spec["oob"]["provisioning_host"] = "192.168.3.10"
     cfgs = structured_configs(build_plan(spec))
     oob = [c for c in cfgs.values() if c["role"] == "oob_switch"]
     assert oob and all(c["vlans"][0]["dhcp_relay_servers"] == ["192.168.3.10"] for c in oob)
+    assert all(c["vlans"][0]["dhcp_relay_option82"] == {"circuit_id": "{hostname}:{port}", "existing": "discard"}
+               for c in oob)

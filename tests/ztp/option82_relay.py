@@ -23,6 +23,9 @@ import struct
 import sys
 
 ETH_P_IP = 0x0800
+# All frames, not only IP: on a bridge port (the OOB switch's access ports are in its Vlan10 bridge)
+# protocol-bound packet sockets see nothing, the bridge takes the frame first.
+ETH_P_ALL = 0x0003
 MAGIC = b"\x63\x82\x53\x63"
 OPTIONS_AT = 240
 OPT_RELAY, OPT_END, OPT_PAD = 82, 255, 0
@@ -80,8 +83,8 @@ class Relay:
         self.ports = {}        # circuit-id -> (raw socket, MAC)
         self.by_socket = {}
         for ifname, port in ports:
-            raw = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_IP))
-            raw.bind((ifname, ETH_P_IP))
+            raw = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+            raw.bind((ifname, ETH_P_ALL))
             mac = raw.getsockname()[4]
             cid = ("%s:%s" % (hostname, port)).encode()
             self.ports[cid] = (raw, mac)
@@ -95,7 +98,7 @@ class Relay:
 
     def from_client(self, raw):
         data, where = raw.recvfrom(2048)
-        if where[2] == socket.PACKET_OUTGOING:
+        if where[2] == socket.PACKET_OUTGOING or data[12:14] != struct.pack("!H", ETH_P_IP):
             return
         ihl = (data[14] & 0x0F) * 4
         if data[23] != 17 or struct.unpack("!H", data[14 + ihl + 2:14 + ihl + 4])[0] != 67:
