@@ -92,8 +92,9 @@ class ActionModule(ActionBase):
             names = [c.name for c in CHECKS]
             chosen = selected_stages(names, task_vars.get("ansible_run_tags"), task_vars.get("ansible_skip_tags"))
             include = chosen if len(chosen) < len(names) else None
+        baseline = reports.read_baseline(build_dir, cluster)
         try:
-            report = validate(plan, collect, include=include, exclude=exclude,
+            report = validate(plan, collect, baseline=baseline, include=include, exclude=exclude,
                               thresholds=args.get("thresholds"), max_workers=int(args.get("max_workers", 16)),
                               networks=args.get("networks") or ["backend"], devices=args.get("devices"))
         except ValueError as exc:
@@ -101,7 +102,7 @@ class ActionModule(ActionBase):
         timing = report["timing"]
         progress.phase("collect", report["devices"], "devices", timing["collect_wall_s"])
         progress.phase("checks", len(report["results"]), "results", timing["checks_wall_s"])
-        paths = reports.write_reports(report, build_dir)
+        paths = reports.write_reports(report, build_dir, baseline)
         text = reports.summary(report)
         problems = [r._asdict() for r in report["results"] if r.status in ("FAIL", "ERROR")]
         result.update(changed=False, cluster=cluster, spec=path, counts=report["counts"], timing=report["timing"],

@@ -14,13 +14,14 @@ description:
     compare it with the plan.
   - 'Checks: C(cabling) (per port, expected vs seen LLDP peer, two swapped cables reported as one swap),
     C(link_state), C(mtu), C(interface_errors), C(interface_speed), C(optics_dom), C(bgp_sessions) (planned sessions
-    Established with the planned ASNs, no unplanned ones), C(ecmp_width), C(rail_isolation) (rail_planes),
+    Established with the planned ASNs, no unplanned ones), C(leaf_summaries) (each leaf announces its summary, nothing more specific leaks), C(ecmp_width), C(rail_isolation) (rail_planes),
     C(qos_backend_links) and C(qos_nic_leaf) (PFC/ECN identical on both ends and as planned),
     C(server_addressing), C(server_policy_routing), C(rail_reachability) (ICMP from every rail NIC to the same
     rail of every other server and, with rail planes or tenants, not across).'
   - Each result is PASS, FAIL, SKIP (the device has no such source) or ERROR (collection failed) and names device,
-    check and object. Reports are written to I(build_dir)/<cluster>/validation/ as C(report.json), C(report.md)
-    and C(junit.xml).
+    check and object. Reports are written to I(build_dir)/validation/<cluster>/ (outside I(build_dir)/<cluster>/,
+    which a build replaces) as C(report.json), C(report.md) and C(junit.xml), with C(counters.json), the carrier
+    change readings from which the next run counts flaps.
   - The task fails when a result is FAIL or ERROR, unless I(fail_on_failure=false). It changes nothing on any device.
 extends_documentation_fragment:
   - gpucluster.fabric.plan_source

@@ -74,7 +74,7 @@ def test_plan_build_validate_write_into_the_project(project):
                    "-e", "fail_on_failure=false", "-e", "max_workers=32").stdout
     assert re.search(r"validate collect: \d+ devices in [\d.]+ s", validate)
     assert re.search(r"validate checks: \d+ results in [\d.]+ s", validate)
-    assert (proj / "build" / "lab" / "validation").is_dir()
+    assert (proj / "build" / "validation" / "lab").is_dir()
     assert not (installed(proj) / "build").exists()
     again = run(proj, home, "ansible-playbook", "-i", "inventory", "gpucluster.fabric.build").stdout
     assert "changed=0" in again

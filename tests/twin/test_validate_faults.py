@@ -207,6 +207,6 @@ def test_playbook_on_clean_twin(twin):
                            "-e", "spec=%s" % twin["spec"], "-e", "build_dir=%s" % twin["build"]],
                           cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stdout[-3000:]
-    report = json.loads((twin["build"] / CLUSTER / "validation" / "report.json").read_text())
+    report = json.loads((twin["build"] / "validation" / CLUSTER / "report.json").read_text())
     assert report["counts"]["FAIL"] == 0 and report["counts"]["ERROR"] == 0 and report["devices"] == 22
-    assert (twin["build"] / CLUSTER / "validation" / "junit.xml").exists()
+    assert (twin["build"] / "validation" / CLUSTER / "junit.xml").exists()

@@ -1,5 +1,6 @@
 """Checks against the lab plan: a healthy cluster passes; each injected fault fails with device and port."""
 import copy
+import os
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -122,7 +123,7 @@ def test_ecmp_width_names_missing_uplink(lab):
         route["nexthops"] = route["nexthops"][:1]
     got = failures(run(plan, states))
     assert [(r.device, r.check) for r in got] == [("lab-r6-leaf02", "ecmp_width")]
-    assert "reaches 15 remote leaf summaries over fewer than its 2 uplinks" in got[0].message
+    assert "reaches 15 remote leaf summaries over fewer paths than its working uplinks give" in got[0].message
     assert "missing Ethernet24 (to lab-spine02)" in got[0].message
 
 
@@ -191,7 +192,7 @@ def test_reports_json_markdown_junit(lab, tmp_path):
     states["lab-r1-leaf01"].interfaces["Ethernet16"]["mtu"] = 1500
     report = run(plan, states)
     paths = reports.write_reports(report, str(tmp_path))
-    assert paths["json"] == str(tmp_path / "lab" / "validation" / "report.json")
+    assert paths["json"] == str(tmp_path / "validation" / "lab" / "report.json")
     data = yaml.safe_load(open(paths["json"]))
     assert data["counts"]["FAIL"] == 1 and data["results"][0]["device"] == "lab-r1-leaf01"
     md = open(paths["markdown"]).read()
@@ -229,3 +230,110 @@ def test_validate_playbook_has_a_tag_per_check():
         plays = yaml.safe_load(f)
     tags = next(p["tags"] for p in plays if p.get("name") == "Validate the fabric against the plan")
     assert sorted(tags) == sorted(["validate"] + [c.name for c in CHECKS])
+
+
+def _break_uplink(plan, states, leaf, spine):
+    """The session leaf--spine down on both ends, and every route through it gone, as FRR would show it."""
+    from gpufabric.validate.expect import Expectation
+    expect = Expectation(plan)
+    for me, other in ((leaf, spine), (spine, leaf)):
+        for ip, want in expect.bgp_neighbors(me).items():
+            if want["peer"] == other:
+                states[me].bgp["peers"][ip]["state"] = "Active"
+    port = next(p.name for p in expect.uplinks(leaf) if p.peer == spine)
+    summary = expect.leaf_summaries()[leaf]
+    for name, state in states.items():
+        if state.role != "backend_leaf":
+            continue
+        for prefix, route in state.routes.items():
+            if name == leaf or prefix == summary:
+                drop = port if name == leaf else next(p.name for p in expect.uplinks(name) if p.peer == spine)
+                route["nexthops"] = [h for h in route["nexthops"] if h["interface"] != drop]
+
+
+def test_one_bad_uplink_fails_one_check_naming_it(lab):
+    plan, healthy = lab
+    states = copy.deepcopy(healthy)
+    _break_uplink(plan, states, "lab-r3-leaf02", "lab-spine01")
+    got = failures(run(plan, states))
+    assert {(r.device, r.check) for r in got} == {("lab-r3-leaf02", "bgp_sessions"), ("lab-spine01", "bgp_sessions")}
+    passed = [r for r in run(plan, states)["results"] if r.check == "ecmp_width" and r.device == "lab-r0-leaf01"]
+    assert "lab-r3-leaf02 Ethernet16 -- lab-spine01" in passed[0].message
+
+
+def test_ecmp_still_fails_the_leaf_that_lost_a_path_on_its_own(lab):
+    plan, healthy = lab
+    states = copy.deepcopy(healthy)
+    _break_uplink(plan, states, "lab-r3-leaf02", "lab-spine01")
+    states["lab-r0-leaf01"].routes["10.0.0.8/30"]["nexthops"] = []   # lab-r2-leaf01: 2 working paths
+    got = {(r.device, r.check) for r in failures(run(plan, states))}
+    assert ("lab-r0-leaf01", "ecmp_width") in got and len(got) == 3
+
+
+def test_a_leaf_missing_its_aggregate_is_named_alone(lab):
+    plan, healthy = lab
+    states = copy.deepcopy(healthy)
+    summary = "10.0.0.20/30"
+    assert healthy["lab-r0-leaf01"].routes[summary]
+    for state in states.values():
+        if state.routes:
+            state.routes.pop(summary, None)
+    got = failures(run(plan, states))
+    owner = [r for r in got if r.object == "summary " + summary]
+    assert [(r.device, r.check) for r in got] == [(owner[0].device, "leaf_summaries")]
+    assert "does not announce its server summary %s: none of the 15 leaves" % summary in got[0].message
+
+
+def test_leaked_server_links_are_blamed_on_their_leaf(lab):
+    plan, healthy = lab
+    states = copy.deepcopy(healthy)
+    for name in ("lab-r0-leaf01", "lab-r1-leaf01"):
+        states[name].routes["10.0.0.12/31"] = {"protocol": "bgp", "nexthops": [{"ip": None, "interface": "Ethernet16"}]}
+    states["lab-r4-leaf01"].routes["10.0.0.0/31"] = {"protocol": "connected", "nexthops": []}   # not via BGP
+    got = failures(run(plan, states))
+    assert [(r.check, r.object) for r in got] == [("leaf_summaries", "more-specifics of 10.0.0.12/30")]
+    assert got[0].message.endswith("leaks 1 routes past its summary 10.0.0.12/30: 10.0.0.12/31 (seen on 2 leaves): "
+                                   "the aggregate must be summary-only")
+
+
+def test_leaf_pfc_off_on_a_server_port_fails_when_the_nic_cannot_be_read(lab):
+    plan, healthy = lab
+    states = copy.deepcopy(healthy)
+    states["lab-gpu0001"].nic_qos = None
+    states["lab-gpu0001"].unavailable["nic_qos"] = "mlnx_qos is not installed"
+    states["lab-r0-leaf01"].qos["Ethernet0"]["pfc"] = []
+    report = run(plan, states)
+    got = failures(report)
+    assert [(r.device, r.check, r.object) for r in got] == [("lab-r0-leaf01", "qos_nic_leaf", "Ethernet0")]
+    assert "NIC side not checked" in got[0].message and "PFC priorities []" in got[0].message
+    skips = [r for r in report["results"] if r.device == "lab-gpu0001" and r.check == "qos_nic_leaf"]
+    assert [r.status for r in skips] == ["SKIP"]
+
+
+def test_flaps_count_from_the_last_validation_run(lab, tmp_path):
+    plan, healthy = lab
+    states = copy.deepcopy(healthy)
+    states["lab-r5-leaf02"].interfaces["Ethernet8"]["flaps"] = 40
+    first = run(plan, states)
+    assert [(r.device, r.object) for r in failures(first)] == [("lab-r5-leaf02", "Ethernet8")]
+    assert "flaps 40 > 10 (since boot)" in failures(first)[0].message
+    reports.write_reports(first, str(tmp_path))
+    baseline = reports.read_baseline(str(tmp_path), "lab")
+    assert baseline["lab-r5-leaf02"]["Ethernet8"] == 40
+    assert failures(run(plan, states, baseline=baseline)) == []
+    states["lab-r5-leaf02"].interfaces["Ethernet8"]["flaps"] = 52
+    got = failures(run(plan, states, baseline=baseline))
+    assert "flaps 12 > 10 (since the last validation)" in got[0].message
+    states["lab-r5-leaf02"].interfaces["Ethernet8"]["flaps"] = 3      # rebooted: counts from zero
+    assert failures(run(plan, states, baseline=baseline)) == []
+
+
+def test_reports_live_outside_the_cluster_build(lab, tmp_path):
+    from gpufabric import build
+    plan, healthy = lab
+    paths = reports.write_reports(run(plan, healthy), str(tmp_path))
+    assert all(p.startswith(str(tmp_path / "validation" / "lab")) for p in paths.values())
+    build.write_build(plan, str(tmp_path))
+    build.write_build(build_plan(dict(load_example("lab"), servers={"model": "XE9680", "count": 2, "per_rack": 2})),
+                      str(tmp_path))
+    assert all(os.path.exists(p) for p in paths.values())

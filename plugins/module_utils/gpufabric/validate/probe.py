@@ -1,6 +1,8 @@
-"""ICMP reachability from inside a namespace, many probes in one process.
+"""ICMP reachability from inside a namespace, many probes in one process; and a steady flow for loss tests.
 
 Run as ``ip netns exec NS python3 probe.py TIMEOUT SRC=DST,DST ...``; prints JSON {"SRC>DST": true|false}.
+``ip netns exec NS python3 probe.py flow RATE SRC DST`` sends RATE echoes per second until SIGTERM or
+SIGINT, then prints JSON {"sent", "received", "lost": [sequence numbers without a reply]}.
 Each echo leaves from its source address, so the server's per-NIC policy routing chooses the NIC.
 """
 import json
@@ -72,7 +74,48 @@ def probe(pairs, timeout=2.0, tries=3):
     return {key: key in answered for key in pending}
 
 
+def flow(src, dst, rate, grace=1.0):
+    """Echo requests from ``src`` to ``dst`` at ``rate`` per second until SIGTERM/SIGINT; then waits
+    ``grace`` seconds for the last replies. Returns (sent, set of answered sequence numbers)."""
+    import signal
+    stop = []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_a: stop.append(1))
+    ident = os.getpid() & 0xFFFF
+    sock = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
+    sock.bind((src, 0))
+    sent, answered, next_send, until = 0, set(), time.monotonic(), None
+    while until is None or time.monotonic() < until:
+        now = time.monotonic()
+        if stop and until is None:
+            until = now + grace
+        if until is None and now >= next_send:
+            sent += 1
+            try:
+                sock.sendto(_echo(ident, sent & 0xFFFF), (dst, 0))
+            except OSError:
+                pass                   # no route right now: counted as lost
+            next_send += 1.0 / rate
+        try:
+            ready, _w, _x = select.select([sock], [], [], 0.01)
+        except InterruptedError:
+            continue
+        if ready:
+            data, addr = sock.recvfrom(2048)
+            ihl = (data[0] & 0x0F) * 4
+            kind, _code, _sum, rid, rseq = struct.unpack("!BBHHH", data[ihl:ihl + 8])
+            if kind == 0 and rid == ident and addr[0] == dst:
+                answered.add(rseq)
+    sock.close()
+    return sent, answered
+
+
 def main(argv):
+    if argv[0] == "flow":
+        sent, answered = flow(argv[2], argv[3], float(argv[1]))
+        lost = [n for n in range(1, sent + 1) if (n & 0xFFFF) not in answered]
+        sys.stdout.write(json.dumps({"sent": sent, "received": sent - len(lost), "lost": lost}) + "\n")
+        return
     timeout = float(argv[0])
     pairs = []
     for arg in argv[1:]:

@@ -1,5 +1,7 @@
-"""Reports of a validation: JSON, Markdown and JUnit XML under build/<cluster>/validation/, and a summary
-for stdout. Failures come first; every line names device, check and object."""
+"""Reports of a validation: JSON, Markdown and JUnit XML under build/validation/<cluster>/ (beside, not
+inside, build/<cluster>/, which a build replaces whole), and a summary for stdout. Failures come first;
+every line names device, check and object. The same directory keeps the counter baseline: each run's
+carrier-change readings, from which the next run counts flaps."""
 import json
 import os
 from xml.sax.saxutils import escape, quoteattr
@@ -8,6 +10,7 @@ from ..export import write_atomic
 from .checks import STATUSES
 
 ORDER = {status: i for i, status in enumerate(STATUSES)}
+BASELINE = "counters.json"
 
 
 def _sorted(results):
@@ -90,12 +93,38 @@ def summary(report, limit=40):
     return "\n".join(lines)
 
 
-def write_reports(report, build_root):
-    """Write report.json, report.md and junit.xml under build_root/<cluster>/validation/; returns their paths."""
-    directory = os.path.join(build_root, report["cluster"], "validation")
+def report_dir(build_root, cluster):
+    return os.path.join(build_root, "validation", cluster)
+
+
+def read_baseline(build_root, cluster):
+    """{device: {port: carrier changes}} of the last validation run ({} when there was none)."""
+    try:
+        with open(os.path.join(report_dir(build_root, cluster), BASELINE)) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {}
+
+
+def baseline_of(report, previous=None):
+    """The readings of this run, on top of ``previous`` for devices this run did not read."""
+    out = {dev: dict(ports) for dev, ports in (previous or {}).items()}
+    for name, state in (report.get("states") or {}).items():
+        readings = {port: iface["flaps"] for port, iface in (state.interfaces or {}).items()
+                    if iface.get("flaps") is not None}
+        if readings:
+            out.setdefault(name, {}).update(readings)
+    return out
+
+
+def write_reports(report, build_root, previous_baseline=None):
+    """Write report.json, report.md, junit.xml and the counter baseline under build_root/validation/<cluster>/;
+    returns their paths."""
+    directory = report_dir(build_root, report["cluster"])
     paths = {"json": os.path.join(directory, "report.json"), "markdown": os.path.join(directory, "report.md"),
-             "junit": os.path.join(directory, "junit.xml")}
+             "junit": os.path.join(directory, "junit.xml"), "baseline": os.path.join(directory, BASELINE)}
     write_atomic(paths["json"], to_json(report))
     write_atomic(paths["markdown"], to_markdown(report))
     write_atomic(paths["junit"], to_junit(report))
+    write_atomic(paths["baseline"], json.dumps(baseline_of(report, previous_baseline), indent=1, sort_keys=True) + "\n")
     return paths

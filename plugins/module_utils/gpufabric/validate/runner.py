@@ -44,17 +44,18 @@ def collect_all(expect, checks, collector, max_workers=8):
 
 
 def validate(plan, collector, include=None, exclude=None, thresholds=None, max_workers=8,
-             networks=("backend",), devices=None):
+             networks=("backend",), devices=None, baseline=None):
     """{"cluster", "results": [Result], "counts", "timing"} for ``plan``.
 
     ``timing`` separates wall time, this process's CPU time (parsing and checks: the controller cost the
-    50 ms/device target is about) and the CPU time of the commands it ran (vtysh, ip, ssh)."""
+    50 ms/device target is about) and the CPU time of the commands it ran (vtysh, ip, ssh). ``baseline``
+    is the counter reading of the last run (report.read_baseline), flaps count from it."""
     wall0, (cpu0, child0) = time.perf_counter(), _cpu()
     checks = select(include, exclude)
     expect = Expectation(plan, networks=networks, devices=devices)
     states = collect_all(expect, checks, collector, max_workers)
     wall1 = time.perf_counter()
-    ctx = Context(expect, states, dict(DEFAULT_THRESHOLDS, **(thresholds or {})))
+    ctx = Context(expect, states, dict(DEFAULT_THRESHOLDS, **(thresholds or {})), baseline)
     results = []
     for check in checks:
         results += check.run(ctx)

@@ -5,12 +5,12 @@ from .cabling import Cabling
 from .interfaces import InterfaceErrors, InterfaceSpeed, LinkState, Mtu, OpticsDom
 from .qos import QosBackendLinks, QosNicLeaf
 from .reachability import RailReachability
-from .routing import EcmpWidth, RailIsolation
+from .routing import EcmpWidth, LeafSummaries, RailIsolation
 from .servers import ServerAddressing, ServerPolicyRouting
 from .tenants import TenantIsolation
 
-CHECKS = [Cabling, LinkState, Mtu, InterfaceErrors, InterfaceSpeed, OpticsDom, BgpSessions, EcmpWidth,
-          RailIsolation, QosBackendLinks, QosNicLeaf, ServerAddressing, ServerPolicyRouting, RailReachability,
+CHECKS = [Cabling, LinkState, Mtu, InterfaceErrors, InterfaceSpeed, OpticsDom, BgpSessions, LeafSummaries,
+          EcmpWidth, RailIsolation, QosBackendLinks, QosNicLeaf, ServerAddressing, ServerPolicyRouting, RailReachability,
           TenantIsolation]
 
 

@@ -12,10 +12,12 @@ Result = namedtuple("Result", "device check object status message")
 class Context:
     """What checks read: the plan's expectations, every collected DeviceState, the thresholds."""
 
-    def __init__(self, expect, states, thresholds):
+    def __init__(self, expect, states, thresholds, baseline=None):
         self.expect = expect
         self.states = states
         self.thresholds = thresholds
+        self.baseline = baseline or {}   # {device: {port: carrier changes}} of the last validation run
+        self.cache = {}                  # what several checks derive from the same states, computed once
 
 
 class Check:

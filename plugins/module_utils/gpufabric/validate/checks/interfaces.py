@@ -65,21 +65,34 @@ class Mtu(_PortCheck):
 
 class InterfaceErrors(_PortCheck):
     name = "interface_errors"
-    description = "error and discard counters and carrier flaps under their thresholds"
+    description = "error and discard counters, and carrier flaps since the last validation, under their thresholds"
     sources = for_roles(ALL_ROLES, ("links", "sysfs"))
 
     def port_result(self, port, iface, state, ctx):
         t = ctx.thresholds
         over = []
         for key, limit in (("rx_errors", t["errors"]), ("tx_errors", t["errors"]),
-                           ("rx_discards", t["discards"]), ("tx_discards", t["discards"]), ("flaps", t["flaps"])):
+                           ("rx_discards", t["discards"]), ("tx_discards", t["discards"])):
             value = iface.get(key)
             if value is not None and value > limit:
                 over.append("%s %d > %d" % (key, value, limit))
+        flaps, since = flaps_since_baseline(ctx, port, iface)
+        if flaps is not None and flaps > t["flaps"]:
+            over.append("flaps %d > %d (%s)" % (flaps, t["flaps"], since))
         if over:
             return self.result(port.device, port.name, FAIL, "%s: %s (link to %s %s): clean or replace the optics and "
                                "cable, then clear counters" % (port.label(), ", ".join(over), port.peer, port.peer_port))
         return self.result(port.device, port.name, PASS, "%s counters under thresholds" % port.label())
+
+
+def flaps_since_baseline(ctx, port, iface):
+    """(carrier changes, since when): Linux counts them since boot and cannot clear them, so they count
+    from the last validation run's reading (its baseline); a reading below it means the counter restarted."""
+    now = iface.get("flaps")
+    before = ctx.baseline.get(port.device, {}).get(port.name)
+    if now is None or before is None or now < before:
+        return now, "since boot"
+    return now - before, "since the last validation"
 
 
 class InterfaceSpeed(_PortCheck):

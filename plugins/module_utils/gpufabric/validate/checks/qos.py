@@ -78,18 +78,34 @@ class QosNicLeaf(_QosCheck):
         for dev, state in self.devices(ctx):
             if dev.role != "gpu_server":
                 continue
+            nic_problem = None
             for nic in ctx.expect.server_nics(dev.name):
                 have, problem = self._end(ctx, dev.name, nic.name, "nic_qos")
-                if problem:
-                    results.append(problem)
-                    break
                 leaf, leaf_problem = self._end(ctx, nic.peer, nic.peer_port, "qos")
-                if have is None:
-                    results.append(self.result(dev.name, nic.name, SKIP, "%s: no mlnx_qos output" % nic.label()))
+                leaf_end = None if leaf_problem or leaf is None else \
+                    (nic.peer, nic.peer_port, {k: leaf[k] for k in ("trust", "pfc", "ecn") if k in leaf})
+                if problem is None and have is not None:
+                    ends = [(dev.name, nic.name, have), leaf_end or (nic.peer, nic.peer_port, nic_want)]
+                    results += self._compare(ctx, ends, nic_want)
                     continue
-                if leaf_problem or leaf is None:
-                    leaf = nic_want
-                ends = [(dev.name, nic.name, have),
-                        (nic.peer, nic.peer_port, {k: leaf[k] for k in ("trust", "pfc", "ecn")})]
-                results += self._compare(ctx, ends, nic_want)
+                if problem is not None:
+                    nic_problem = nic_problem or problem
+                else:
+                    problem = self.result(dev.name, nic.name, SKIP, "%s: no mlnx_qos output" % nic.label())
+                    results.append(problem)
+                if leaf_end is not None:
+                    # The leaf's server port is checked on its own when the NIC cannot be read.
+                    results += self._leaf_only(leaf_end, nic_want, "%s: %s" % (nic.label(), problem.message))
+            if nic_problem:
+                results.append(nic_problem)
         return results
+
+    def _leaf_only(self, end, want, why):
+        device, port, have = end
+        diff = _differences(have, want)
+        if diff:
+            return [self.result(device, port, FAIL, "%s %s has %s, planned %s (server port; NIC side not checked: %s): "
+                                "apply the QoS profile to it" % (device, port, _describe(have, diff),
+                                                                 _describe(want, diff), why))]
+        return [self.result(device, port, PASS, "%s %s: PFC %s, ECN %s as planned (NIC side not checked: %s)"
+                            % (device, port, want["pfc"], want["ecn"], why))]

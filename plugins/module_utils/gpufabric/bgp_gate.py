@@ -1,0 +1,96 @@
+"""The BGP gate of a deploy: what a switch's plan says it must advertise and receive, checked after a change.
+
+The switch keeps a change only when, within the timeout, every required session is Established, the
+switch originates its own networks and summaries, no more-specific route leaks past a summary it owns,
+and from every required neighbour it has received at least what that neighbour originates by plan.
+Input is FRR's own JSON, `show bgp vrf default ipv4 unicast summary json` followed by
+`show bgp vrf default ipv4 unicast json` in one vtysh call (roles/sonic_deploy/tasks/apply.yml).
+"""
+import ipaddress
+import json
+
+from .validate.parsers import bgp_summary
+
+GATE_COMMANDS = ("show bgp vrf default ipv4 unicast summary json", "show bgp vrf default ipv4 unicast json")
+
+
+def json_documents(text):
+    """The JSON documents printed one after another by a vtysh call with several -c."""
+    decoder, docs, pos = json.JSONDecoder(), [], 0
+    text = text or ""
+    while True:
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+        if pos >= len(text):
+            return docs
+        try:
+            doc, pos = decoder.raw_decode(text, pos)
+        except ValueError:
+            return docs
+        docs.append(doc)
+
+
+def originated(cfg):
+    """{prefix: what it is} that ``cfg`` (one switch's structured config) makes BGP announce."""
+    bgp = cfg.get("bgp") or {}
+    out = {prefix: "network" for prefix in bgp.get("networks", ())}
+    out.update((prefix, "summary") for prefix in bgp.get("summaries", ()))
+    return out
+
+
+def _best(paths):
+    """The usable best path of a route: valid, and not held back by a summary-only aggregate."""
+    for path in paths or ():
+        if path.get("valid") and (path.get("bestpath") or path.get("best")) and not path.get("suppressed"):
+            return path
+    return None
+
+
+def _peer_label(neighbor):
+    return "%s (%s)" % (neighbor["ip"], neighbor.get("description") or neighbor.get("peer", "?"))
+
+
+def problems(text, cfg, required, peer_cfgs=(), own=True):
+    """[problem], each naming one session or prefix; empty when the change can be kept.
+
+    ``cfg`` is the switch's structured config, ``required`` the neighbour IPs that must be Established,
+    ``peer_cfgs`` the structured configs of its neighbours (their originated prefixes are what it must
+    receive from each). ``own`` false skips the switch's own announcements (a first bring-up, whose
+    server links may not be up yet)."""
+    docs = json_documents(text)
+    if not docs:
+        return ["no BGP state: vtysh printed no JSON"]
+    peers = bgp_summary(json.dumps(docs[0]))["peers"]
+    routes = (docs[1].get("routes") if len(docs) > 1 else None) or {}
+    neighbors = {n["ip"]: n for n in (cfg.get("bgp") or {}).get("neighbors", ())}
+    by_host = {peer.get("hostname"): peer for peer in peer_cfgs or ()}
+    found = []
+    up = []
+    for ip in required:
+        neighbor = neighbors.get(ip, {"ip": ip})
+        state = (peers.get(ip) or {}).get("state")
+        if state != "Established":
+            found.append("session %s is %s" % (_peer_label(neighbor), state or "not configured"))
+        else:
+            up.append(neighbor)
+    own = originated(cfg) if own else {}
+    for prefix, kind in sorted(own.items()):
+        if _best(routes.get(prefix)) is None:
+            found.append("%s %s is not announced (not in the BGP table)" % (kind, prefix))
+    summaries = [ipaddress.ip_network(p) for p, kind in own.items() if kind == "summary"]
+    for prefix, paths in sorted(routes.items()):
+        net = ipaddress.ip_network(prefix)
+        covering = [s for s in summaries if net != s and net.subnet_of(s)]
+        if covering and _best(paths) is not None:
+            found.append("%s leaks past summary %s (not suppressed)" % (prefix, covering[0]))
+    for neighbor in up:
+        expected = sorted(originated(by_host.get(neighbor.get("peer"), {})))
+        if not expected:
+            continue
+        missing = [p for p in expected
+                   if not any(path.get("peerId") == neighbor["ip"] for path in routes.get(p) or ())]
+        received = (peers.get(neighbor["ip"]) or {}).get("prefixes_received") or 0
+        if missing or received < len(expected):
+            found.append("%s sent %d prefixes, the plan needs at least %d; missing %s"
+                         % (_peer_label(neighbor), received, len(expected), ", ".join(missing) or "none"))
+    return found

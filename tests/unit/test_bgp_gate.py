@@ -1,0 +1,80 @@
+"""The deploy's BGP gate on FRR JSON: sessions, own announcements, leaks, prefixes from each neighbour."""
+import json
+
+import pytest
+import yaml
+from conftest import load_example
+
+from gpufabric.bgp_gate import json_documents, problems
+from gpufabric.build import render_all
+from gpufabric.plan import build_plan
+
+
+@pytest.fixture(scope="module")
+def configs():
+    files = render_all(build_plan(load_example("lab")))
+    return {path.split("/")[1]: yaml.safe_load(text) for path, text in files.items()
+            if path.startswith("devices/") and path.endswith("/structured.yml")}
+
+
+def path(peer="(unspec)", best=True, **extra):
+    return dict({"valid": True, "bestpath": best, "peerId": peer}, **extra)
+
+
+def frr_output(cfg, configs, drop=(), state="Established", extra_routes=None):
+    """What vtysh prints for a healthy switch (FRR 8.4 JSON shapes), minus the routes in ``drop``."""
+    peers, routes = {}, {}
+    for prefix in cfg["bgp"]["networks"] + cfg["bgp"]["summaries"]:
+        routes[prefix] = [path()]
+    for n in cfg["bgp"]["neighbors"]:
+        sent = configs[n["peer"]]["bgp"]
+        own = sent["networks"] + sent["summaries"]
+        for prefix in own:
+            routes.setdefault(prefix, []).append(path(n["ip"], best=False))
+        peers[n["ip"]] = {"state": state, "pfxRcd": len(own), "pfxSnt": 2}
+    for prefix in drop:
+        routes.pop(prefix, None)
+    routes.update(extra_routes or {})
+    return json.dumps({"peers": peers}) + "\n" + json.dumps({"routes": routes}) + "\n"
+
+
+def test_healthy_leaf_passes(configs):
+    cfg = configs["lab-r0-leaf01"]
+    ips = [n["ip"] for n in cfg["bgp"]["neighbors"]]
+    peers = [configs[n["peer"]] for n in cfg["bgp"]["neighbors"]]
+    assert problems(frr_output(cfg, configs), cfg, ips, peers) == []
+
+
+def test_lost_summary_and_leaked_links_are_named(configs):
+    cfg = configs["lab-r0-leaf01"]
+    ips = [n["ip"] for n in cfg["bgp"]["neighbors"]]
+    summary = cfg["bgp"]["summaries"][0]
+    text = frr_output(cfg, configs, drop=[summary], extra_routes={"10.0.0.0/31": [path()], "10.0.0.2/31": [path()]})
+    got = problems(text, cfg, ips, [configs[n["peer"]] for n in cfg["bgp"]["neighbors"]])
+    assert got == ["summary %s is not announced (not in the BGP table)" % summary,
+                   "10.0.0.0/31 leaks past summary %s (not suppressed)" % summary,
+                   "10.0.0.2/31 leaks past summary %s (not suppressed)" % summary]
+    suppressed = {"10.0.0.0/31": [path(suppressed=True)]}
+    assert problems(frr_output(cfg, configs, extra_routes=suppressed), cfg, ips, []) == []
+
+
+def test_down_session_and_missing_prefixes_from_a_spine(configs):
+    cfg = configs["lab-spine01"]
+    first, second = cfg["bgp"]["neighbors"][:2]
+    text = frr_output(cfg, configs)
+    docs = json_documents(text)
+    docs[0]["peers"][first["ip"]]["state"] = "Active"
+    lost = configs[second["peer"]]["bgp"]["summaries"][0]
+    docs[1]["routes"][lost] = [p for p in docs[1]["routes"][lost] if p["peerId"] != second["ip"]]
+    docs[0]["peers"][second["ip"]]["pfxRcd"] = 1
+    text = "\n".join(json.dumps(d) for d in docs)
+    got = problems(text, cfg, [first["ip"], second["ip"]], [configs[n["peer"]] for n in cfg["bgp"]["neighbors"]])
+    assert got == ["session %s (%s) is Active" % (first["ip"], first["description"]),
+                   "%s (%s) sent 1 prefixes, the plan needs at least 2; missing %s"
+                   % (second["ip"], second["description"], lost)]
+
+
+def test_no_output_is_a_problem_not_a_pass(configs):
+    assert problems("", configs["lab-r0-leaf01"], []) == ["no BGP state: vtysh printed no JSON"]
+    first_bring_up = problems(json.dumps({"peers": {}}), configs["lab-r0-leaf01"], [], [], own=False)
+    assert first_bring_up == []
