@@ -1,7 +1,6 @@
 """Design comparison: every design re-planned, the planner's reason when one cannot hold the
 cluster, and optics counted only on cabled ports."""
 from docs_helpers import cables_of, plan_of
-from gpufabric.docs.cabling import Optics
 from gpufabric.docs.comparison import compare, design_spec
 from gpufabric.docs.settings import settings_for
 from gpufabric.plan import build_plan

@@ -109,6 +109,15 @@ def test_duplicate_key_and_yaml_syntax_have_line_and_column(tmp_path):
     assert re.match(r"^lab\.topology\.yml:\d+:\d+: YAML syntax error: ", text), text
 
 
+def refusal(func, *args):
+    """The SpecError ``func(*args)`` raises, or None."""
+    try:
+        func(*args)
+    except SpecError as exc:
+        return exc
+    return None
+
+
 def pools_of(spec):
     """(dotted key, CIDR) of every IPv4 pool the spec's networks use."""
     out = [("oob.pool", spec.get("oob", {}).get("pool", "10.250.0.0/16"))]
@@ -145,11 +154,9 @@ def test_pool_size_hints_are_accepted(tmp_path, example):
         spec = json.loads(json.dumps(base))
         network = cidr.split("/")[0]
         set_key(spec, key, network + "/30")
-        try:
-            build_plan(spec)
+        error = refusal(build_plan, spec)
+        if error is None:
             continue  # a pool this fabric does not use (e.g. spine-superspine links of two tiers)
-        except SpecError as exc:
-            error = exc
         hint = re.search(r"use a /(\d+) or larger", str(error))
         if error.path != key or not hint:
             continue  # another key failed first (e.g. an overlap): not this pool's hint
@@ -169,7 +176,7 @@ def test_json_schema_is_generated_from_the_declaration():
         assert f.read() == schema_text(), "docs/topology.schema.json is stale: run make docs"
 
 
-@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: os.path.basename(p))
+@pytest.mark.parametrize("path", EXAMPLES, ids=os.path.basename)
 def test_examples_carry_the_modeline_and_pass_the_schema(path):
     with open(path) as f:
         first = f.readline()

@@ -54,9 +54,9 @@ _SIZE_FOR = Choice(
     ["hardware_max", "cluster"], default="hardware_max")
 _SUPER_COUNT = ("Superspines in each superspine plane (spine j of every pod connects to plane j). Must divide "
                 "`spine.uplinks`. Default: `spine.uplinks` (one link from a spine to each superspine).")
-_ASN_POOL = AsnRange("Private ASN range `FIRST-LAST` for this network. Default: 64512-65534 when the largest cluster "
-                "the hardware allows fits in it, else a 4-byte range (backend 4200000000-4200999999, frontend "
-                "4201000000-4201999999).")
+_ASN_POOL = AsnRange("Private ASN range `FIRST-LAST` for this network. Default: 64512-65534 when the largest "
+                     "cluster the hardware allows fits in it, else a 4-byte range (backend 4200000000-4200999999, "
+                     "frontend 4201000000-4201999999).")
 
 _DOCS_FIELDS = {
     "layout": Section("Rack geometry for cable lengths.", {
