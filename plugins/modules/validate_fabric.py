@@ -14,7 +14,8 @@ description:
     compare it with the plan.
   - 'Checks: C(cabling) (per port, expected vs seen LLDP peer, two swapped cables reported as one swap),
     C(link_state), C(mtu), C(interface_errors), C(interface_speed), C(optics_dom), C(bgp_sessions) (planned sessions
-    Established with the planned ASNs, no unplanned ones), C(leaf_summaries) (each leaf announces its summary, nothing more specific leaks), C(ecmp_width), C(rail_isolation) (rail_planes),
+    Established with the planned ASNs, no unplanned ones), C(leaf_summaries) (each leaf announces its summary,
+    nothing more specific leaks), C(ecmp_width), C(rail_isolation) (rail_planes),
     C(qos_backend_links) and C(qos_nic_leaf) (PFC/ECN identical on both ends and as planned),
     C(server_addressing), C(server_policy_routing), C(rail_reachability) (ICMP from every rail NIC to the same
     rail of every other server and, with rail planes or tenants, not across).'
