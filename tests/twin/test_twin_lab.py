@@ -8,11 +8,12 @@ import time
 import pytest
 
 from gpufabric import build, plan as planning, specfile, twin
-from gpufabric.twin import network
+from gpufabric.twin import kernel, network
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REASON = twin.preflight()
 pytestmark = pytest.mark.skipif(REASON is not None, reason="virtual twin: %s" % REASON)
+BEFORE = {}
 
 
 @pytest.fixture(scope="module")
@@ -20,6 +21,7 @@ def lab():
     plan = planning.build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", "lab", "lab.topology.yml")))
     wanted = twin.build_twin(plan, build.render_all(plan))
     twin.down(wanted.cluster, wanted.namespaces)
+    BEFORE["neigh"] = kernel.current()
     report = twin.up(wanted, timeout=60)
     yield plan, wanted, report
     twin.down(wanted.cluster, wanted.namespaces)
@@ -64,6 +66,12 @@ def test_the_twin_passes_every_check_of_the_validation(lab):
     assert passed["cabling"] >= 2 * sum(1 for link in plan.links if link.network == "backend")
 
 
+def test_neighbour_tables_hold_the_twin_while_it_runs(lab):
+    wanted = kernel.wanted(2 * len(lab[1].veths))
+    now = kernel.current()
+    assert all(now["%s/%d" % (fam, i)] >= wanted[i] for fam in kernel.FAMILIES for i in (1, 2, 3))
+
+
 def test_second_apply_changes_nothing(lab):
     report = twin.up(lab[1], timeout=30)
     assert report["changed"] is False, report["changes"]
@@ -86,4 +94,6 @@ def test_teardown_leaves_nothing(lab):
     report = twin.down(wanted.cluster, wanted.namespaces)
     assert report["changed"]
     assert twin.leftovers(wanted.cluster, wanted.namespaces) == []
+    if not os.path.isdir(twin.STATE_ROOT):     # no other twin on the machine: the kernel is as before
+        assert kernel.current() == BEFORE["neigh"]
     assert twin.down(wanted.cluster, wanted.namespaces)["changed"] is False

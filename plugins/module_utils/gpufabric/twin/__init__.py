@@ -12,11 +12,14 @@ import os
 import shutil
 import time
 
-from . import daemons, network, nftables
+from . import daemons, kernel, network, nftables
 from .desired import TwinError, build_twin   # noqa: F401  (the package's public API)
 from .run import run_many
 
 STATE_ROOT = "/run/gpufabric-twin"
+# The machine's neighbour-table thresholds before the first twin raised them (twin/kernel.py): one file
+# for all twins, since the tables are shared; restored when the last twin is removed.
+NEIGH_SAVED = os.path.join(STATE_ROOT, "neigh-thresholds.json")
 LLDPD_CHROOT = "/run/lldpd"
 
 
@@ -70,7 +73,8 @@ def up(twin, wait=True, timeout=90.0, frr_config="rendered"):
         raise TwinError(problem)
     previous = read_state(twin.cluster)
     _write_state(twin, previous)
-    changes = network.apply_links(twin)
+    changes = _raise_neigh_limits(twin)
+    changes += network.apply_links(twin)
     namespaces = [twin.namespaces[n] for n in sorted(twin.namespaces)]
     to_start, to_reload, frr_changes = daemons.frr_stage(namespaces, blank=frr_config == "blank")
     daemons.frr_start(to_start)
@@ -108,6 +112,32 @@ def verify(plan, networks=("backend", "frontend")):
     cluster = plan.summary["cluster"]
     transport = NetnsTransport(lldp_socket=lambda host: twin_lldp_socket(cluster, host))
     return validate(plan, command_collector(lambda host: transport), networks=networks)
+
+
+def _raise_neigh_limits(twin):
+    try:
+        with open(NEIGH_SAVED) as f:
+            saved = json.load(f)
+    except (OSError, ValueError):
+        saved = None
+    saved, changes = kernel.raise_neigh_limits(2 * len(twin.veths), saved)
+    if changes and not os.path.exists(NEIGH_SAVED):
+        with open(NEIGH_SAVED + ".tmp", "w") as f:
+            json.dump(saved, f, indent=1, sort_keys=True)
+        os.rename(NEIGH_SAVED + ".tmp", NEIGH_SAVED)
+    return changes
+
+
+def _restore_neigh_limits():
+    """Restore the thresholds when no twin is left on the machine."""
+    others = [n for n in os.listdir(STATE_ROOT) if n != os.path.basename(NEIGH_SAVED)] \
+        if os.path.isdir(STATE_ROOT) else []
+    if others or not os.path.exists(NEIGH_SAVED):
+        return []
+    with open(NEIGH_SAVED) as f:
+        changes = kernel.restore_neigh_limits(json.load(f))
+    os.remove(NEIGH_SAVED)
+    return changes
 
 
 def bgp_summaries(names):
@@ -169,6 +199,7 @@ def down(cluster, extra_namespaces=()):
     if os.path.exists(state_dir(cluster)):
         shutil.rmtree(state_dir(cluster), ignore_errors=True)
         changes.append("removed %s" % state_dir(cluster))
+    changes += _restore_neigh_limits()
     if state.get("lldpd_chroot_created") and os.path.isdir(LLDPD_CHROOT) and not _lldpd_running():
         shutil.rmtree(LLDPD_CHROOT, ignore_errors=True)
     if os.path.isdir(STATE_ROOT) and not os.listdir(STATE_ROOT):
@@ -197,6 +228,8 @@ def leftovers(cluster, names):
                 found.append(path)
     if os.path.exists(state_dir(cluster)):
         found.append(state_dir(cluster))
+    if os.path.exists(NEIGH_SAVED) and not [n for n in os.listdir(STATE_ROOT) if n != os.path.basename(NEIGH_SAVED)]:
+        found.append("raised neighbour-table thresholds (%s)" % NEIGH_SAVED)
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
             continue

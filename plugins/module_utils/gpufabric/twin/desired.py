@@ -13,6 +13,7 @@ from . import nftables
 IFNAMSIZ = 15                  # Linux interface names: at most 15 bytes
 OOB_BRIDGE = "oob"
 FRR_DAEMONS = ("zebra", "bgpd", "bfdd", "staticd")
+SWITCH_PORTS = "Ethernet*"     # lldpd -I pattern: SONiC's front-panel port names
 
 SWITCH_SYSCTLS = {
     "net.ipv4.ip_forward": "1",
@@ -143,7 +144,10 @@ def _switch(twin, dev, files, cabled):
             raise TwinError("%s: port %s is cabled in the plan but missing from config_db.json PORT" % (dev.name, name))
         ns.add(Iface(name, "veth", int(port.get("mtu", 9100)), addrs.get(name, ()), _master(name, members, masters),
                      port.get("admin_status", "up") == "up"))
-        ns.lldp_ports.append(name)
+    if cabled:
+        # Every front-panel port, planned or not, as on a switch: a cable the plan does not have (across
+        # rail planes, into a free port) shows in LLDP and so in the cabling check.
+        ns.lldp_ports.append(SWITCH_PORTS)
     vlan_addrs = _addresses(db.get("VLAN_INTERFACE"))
     for name in sorted(db.get("VLAN", {})):
         ns.add(Iface(name, "bridge", None, vlan_addrs.get(name, ()), None, True, ("stp_state", "0")))
