@@ -21,7 +21,7 @@ SHOWN_PATHS = 50
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
-    _VALID_ARGS = frozenset(("spec", "build_dir", "devices", "tenants"))
+    _VALID_ARGS = frozenset(("spec", "build_dir", "devices", "tenants", "yang_models"))
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
@@ -40,6 +40,16 @@ class ActionModule(ActionBase):
             unknown = sorted(set(devices) - known)
             if unknown:
                 return dict(result, failed=True, msg="devices: %s not in the plan of %s" % (", ".join(unknown[:5]), path))
+        if args.get("yang_models"):
+            try:
+                problems = build.check_switch_configs(plan, args["yang_models"], devices)
+            except ValueError as exc:  # a models directory that is missing or not SONiC's
+                return dict(result, failed=True, msg=str(exc))
+            progress.phase("YANG validation", len(problems), "problems", progress.elapsed())
+            if problems:
+                # Nothing is written: a build directory holds only configs a switch would accept.
+                return dict(result, failed=True, problems=problems[:SHOWN_PATHS],
+                            msg="%d switch config(s) fail SONiC's YANG models; first: %s" % (len(problems), problems[0]))
         stages = selected_stages(list(build.STAGES), task_vars.get("ansible_run_tags"), task_vars.get("ansible_skip_tags"))
         texts = {}
         changed = build.write_build(plan, build_dir, check=self._task.check_mode, devices=devices, stages=stages,
@@ -51,6 +61,7 @@ class ActionModule(ActionBase):
             result["diff"] = [{"prepared": text} for text in build.unified_diffs(old, texts["new"], shown)]
         selected = devices if devices is not None else [d.name for d in plan.devices if d.role != "gpu_server"]
         result.update(changed=bool(changed), spec=path, cluster=plan.summary["cluster"], stages=stages,
+                      yang_validated=bool(args.get("yang_models")),
                       build_root=os.path.join(build_dir, plan.summary["cluster"]), devices=len(selected),
                       switches=sum(1 for d in plan.devices if d.role != "gpu_server"),
                       changed_count=len(changed), changed_paths=changed[:SHOWN_PATHS], progress=progress.total())

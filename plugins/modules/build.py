@@ -16,6 +16,8 @@ description:
     when nothing changed nothing is touched and the task reports no change. The output is byte-identical on every run.
   - Touches no device. In check mode it only reports what would change.
   - Rail leaves get tenant isolation (port ACLs) from the tenant assignment, see docs/tenancy.md.
+  - With I(yang_models), every switch's C(config_db.json) is first validated against SONiC's YANG models
+    (what C(config replace) checks a target config against); any problem fails the task and nothing is written.
 extends_documentation_fragment:
   - gpucluster.fabric.plan_source
 options:
@@ -24,6 +26,11 @@ options:
       - A tenant assignment file to render the isolation from.
       - Default is the running assignment, I(build_dir)/state/<cluster>/tenants.yml, written by
         C(playbooks/tenants.yml); without one the fabric is rendered open (no tenant ACLs).
+    type: path
+  yang_models:
+    description:
+      - Directory of SONiC's YANG models, e.g. a copy of C(/usr/local/yang-models) from a switch of the release
+        you run. Needs the C(libyang) Python package (requirements.txt) and Debian's C(libyang2).
     type: path
 author:
   - gpucluster.fabric contributors (@gpucluster)
@@ -59,6 +66,15 @@ changed_count:
 changed_paths:
   description: The first 50 of those files, relative to I(build_root).
   returned: success
+  type: list
+  elements: str
+yang_validated:
+  description: Whether the configs were validated against I(yang_models).
+  returned: success
+  type: bool
+problems:
+  description: On a failed validation, the first 50 problems, each naming switch, table, key, field and rule.
+  returned: failure
   type: list
   elements: str
 spec:

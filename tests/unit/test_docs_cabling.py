@@ -14,7 +14,7 @@ from gpufabric.docs.settings import defaults, settings_for
 from gpufabric.plan import build_plan
 from gpufabric.plan.cables import CableLengths
 from gpufabric.plan.model import Rack
-from gpufabric.render.sonic_config_db import cable_step
+from gpufabric.render import sonic_platform
 
 
 @pytest.mark.parametrize("name", ["lab", "superpod-1k", "metalsoft-16k"])
@@ -85,14 +85,18 @@ def test_switch_cable_length_is_the_class_of_the_ordered_cable(name):
         for side in "ab":
             ordered[(row[side + "_device"], row[side + "_port"])] = float(row["stock_length_m"])
     checked = 0
+    models = {dev.name: dev.model.name for dev in plan.devices}
     for path, text in render_sonic(plan).items():
         if not path.endswith("config_db.json"):
             continue
         host = path.split("/")[1]
-        for port, length in json.loads(text).get("CABLE_LENGTH", {}).get("AZURE", {}).items():
+        db = json.loads(text)
+        for port, length in db.get("CABLE_LENGTH", {}).get("AZURE", {}).items():
             assert (host, port) in ordered, "CABLE_LENGTH of %s %s, a port the cabling plan has no cable for" % (
                 host, port)
-            assert length == "%dm" % cable_step(ordered[(host, port)]), (host, port)
+            # The shortest length of the platform's pg_profile_lookup.ini that covers the ordered cable.
+            speed = int(db["PORT"][port]["speed"])
+            assert length == sonic_platform.lossless_cable(models[host], speed, ordered[(host, port)]), (host, port)
             checked += 1
     assert checked >= sum(1 for row in rows if row["network"] == "backend")
 

@@ -80,7 +80,7 @@ def test_every_config_db_keeps_to_the_schema(dbs):
     for host, db in dbs.items():
         assert check_config_db(db) == [], host
         meta = db["DEVICE_METADATA"]["localhost"]
-        assert meta["hostname"] == host and meta["docker_routing_config_mode"] == "split"
+        assert meta["hostname"] == host and meta["docker_routing_config_mode"] == "split-unified"
 
 
 def test_the_schema_check_names_what_is_wrong(dbs):
@@ -122,14 +122,16 @@ def test_the_frr_check_rejects_a_broken_config(files, tmp_path):
 
 def test_deploy_target_keeps_platform_fields_and_replaces_our_tables(dbs):
     from gpufabric.render.sonic_deploy import target_config
-    running = {"PORT": {"Ethernet0": {"lanes": "0,1,2,3,4,5,6,7", "alias": "fourHundredGigE1/1", "mtu": "1500"}},
-               "BUFFER_POOL": {"ingress_lossless_pool": {"size": "1000"}},
+    running = {"PORT": {"Ethernet0": {"lanes": "33,34,35,36,37,38,39,40", "alias": "fourHundredGigE1/1", "mtu": "1500"}},
+               "BUFFER_PROFILE": {"pg_lossless_100000_5m_profile": {"pool": "ingress_lossless_pool", "size": "2540"}},
                "BGP_NEIGHBOR": {"192.0.2.1": {"asn": "65000"}},
                "VLAN": {"Vlan1000": {"vlanid": "1000"}}}
     target = target_config(running, dbs["lab-r0-leaf01"])
-    assert target["PORT"]["Ethernet0"]["lanes"] == "0,1,2,3,4,5,6,7" and target["PORT"]["Ethernet0"]["mtu"] == "9216"
-    assert target["BUFFER_POOL"] == running["BUFFER_POOL"]  # the platform's, untouched
-    assert "192.0.2.1" not in target["BGP_NEIGHBOR"]  # ours: replaced whole
+    port = target["PORT"]["Ethernet0"]
+    assert port["alias"] == "fourHundredGigE1/1" and port["mtu"] == "9216" and port["lanes"] == "33,34,35,36,37,38,39,40"
+    # Profiles are merged: the platform's (or buffermgrd's) stay beside ours.
+    assert "pg_lossless_100000_5m_profile" in target["BUFFER_PROFILE"] and "ingress_lossy_profile" in target["BUFFER_PROFILE"]
+    assert "BGP_NEIGHBOR" not in target  # ours, with no rows in split-unified mode: removed
     assert "VLAN" not in target  # ours, and this leaf has none: removed
     assert target_config(target, dbs["lab-r0-leaf01"]) == target  # a second deploy changes nothing
 
@@ -140,10 +142,14 @@ def test_frr_conf_leaves_out_frrs_defaults_and_writes_other_values(files):
     from gpufabric.render.sonic import frr_conf
     cfg = yaml.safe_load(files["devices/lab-r0-leaf01/structured.yml"])
     default = frr_conf(cfg)
-    assert "timers bgp" not in default and "detect-multiplier" not in default
-    assert " neighbor FABRIC bfd\n neighbor FABRIC bfd profile fabric\n" in default
+    assert "timers bgp" not in default
     cfg["bgp"]["timers"] = {"keepalive": 1, "hold": 3}
-    cfg["bgp"]["bfd"]["multiplier"] = 5
-    changed = frr_conf(cfg)
-    assert " timers bgp 1 3\n" in changed and "  detect-multiplier 5\n" in changed
-    assert "receive-interval" not in changed
+    assert " timers bgp 1 3\n" in frr_conf(cfg)
+
+
+def test_frr_conf_is_what_the_bgp_container_keeps_in_split_unified_mode(files):
+    # docker_init.sh (split-unified) appends the two zebra FPM lines unless present, and starts bfdd only
+    # with frr_mgmt_framework_config "true": the file has both lines and no BFD.
+    text = files["devices/lab-r0-leaf01/frr.conf"]
+    assert "\nno fpm use-next-hop-groups\nfpm address 127.0.0.1\n" in text
+    assert "bfd" not in text

@@ -17,6 +17,7 @@ from .export import plan_files
 from .render import yaml_text
 from .render.linux_host import render_server
 from .render.sonic import render_device
+from .render.sonic_config_db import config_db
 from .structured import structured_configs
 from .structured.server import server_configs
 
@@ -52,6 +53,15 @@ def render_sonic(plan, devices=None):
         for name, text in render_device(cfg).items():
             out["devices/%s/%s" % (host, name)] = text
     return out
+
+
+def check_switch_configs(plan, models_dir, devices=None):
+    """Every (selected) switch's config_db checked against SONiC's YANG models in ``models_dir``: [] or the
+    problems, each naming switch, table, key, field and rule (see sonic_yang)."""
+    from . import sonic_yang  # libyang only where validation is asked for
+
+    configs = {host: config_db(cfg) for host, cfg in _structured_of(plan, devices).items()}
+    return sonic_yang.validate_many(models_dir, configs)
 
 
 def _fabric_wide(renderer):

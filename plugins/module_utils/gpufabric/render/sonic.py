@@ -1,4 +1,4 @@
-"""SONiC rendering: config_db.json and frr.conf (split mode) for every switch."""
+"""SONiC rendering: config_db.json and frr.conf (split-unified mode) for every switch."""
 import functools
 import json
 import os
@@ -8,10 +8,8 @@ from .sonic_config_db import config_db
 TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "templates", "sonic")
 # What FRR 8.4 uses when a line is absent, and so leaves out of `show running-config` (frr.conf.j2 must
 # leave it out too). `frr defaults datacenter` (bgpd/bgp_vty.c: FRR_CFG_DEFAULT_* with profile
-# "datacenter") turns on log-neighbor-changes, turns off ebgp-requires-policy and sets timers 3/9;
-# bfdd/bfd.h: detect multiplier 3, desired min TX and required min RX 300 ms.
-FRR_DEFAULTS = {"bgp_timers": {"keepalive": 3, "hold": 9},
-                "bfd": {"multiplier": 3, "min_rx_ms": 300, "min_tx_ms": 300}}
+# "datacenter") turns on log-neighbor-changes, turns off ebgp-requires-policy and sets timers 3/9.
+FRR_DEFAULTS = {"bgp_timers": {"keepalive": 3, "hold": 9}}
 
 
 @functools.lru_cache(maxsize=1)

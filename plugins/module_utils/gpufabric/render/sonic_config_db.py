@@ -1,34 +1,33 @@
 """Structured config -> SONiC config_db.json tables (the data half of the SONiC rendering).
 
 Values are strings, as SONiC stores them in Redis. Which tables are ours, and which the platform
-shares with us, is declared in templates/sonic/config_db.schema.yml (see sonic_schema.py).
+shares with us, is declared in templates/sonic/config_db.schema.yml (see sonic_schema.py). Every
+table has a model in sonic-yang-models, and the result validates against them (sonic_yang).
 """
+from . import sonic_platform
 from .sonic_ranges import to_ranges
 
 # SONiC device types by fabric tier (T0 / T1 / T2 in SONiC's terms).
 DEVICE_TYPE = {"backend_leaf": "ToRRouter", "backend_spine": "LeafRouter", "backend_superspine": "SpineRouter",
                "frontend_leaf": "ToRRouter", "frontend_spine": "LeafRouter", "frontend_superspine": "SpineRouter",
                "oob_switch": "MgmtToRRouter"}
-# buffermgrd sizes lossless headroom from pg_profile_lookup.ini, which knows these cable lengths only.
-CABLE_LENGTH_STEPS_M = (5, 40, 300)
 # The platform's buffer template defines these profiles; only the lossless PG profile is per speed and cable.
 # Data-plane ACL rules count down from here (SONiC's PRIORITY: 0..999999, higher wins).
 TENANT_ACL_TOP_PRIORITY = 900000
 INGRESS_LOSSY, EGRESS_LOSSY, EGRESS_LOSSLESS = "ingress_lossy_profile", "egress_lossy_profile", "egress_lossless_profile"
+# split-unified: the bgp container keeps the operator's one frr.conf across restarts and reloads it with
+# frr-reload.py; bgpcfgd renders nothing for BGP since config_db has no BGP_NEIGHBOR rows (docs/switch-config.md).
+ROUTING_CONFIG_MODE = "split-unified"
 
 
 def _s(value):
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def cable_step(meters):
-    return next((m for m in CABLE_LENGTH_STEPS_M if meters <= m), CABLE_LENGTH_STEPS_M[-1])
-
-
 def _metadata(cfg):
+    # buffer_model is left to the platform: changing it takes a swss restart, not a config replace.
     meta = {"hostname": cfg["hostname"], "type": DEVICE_TYPE[cfg["role"]],
-            # split: the operator owns frr.conf; bgpcfgd no longer writes FRR from config_db.
-            "docker_routing_config_mode": "split", "buffer_model": "traditional"}
+            "docker_routing_config_mode": ROUTING_CONFIG_MODE}
     if "bgp" in cfg:
         meta["bgp_asn"] = _s(cfg["bgp"]["asn"])
     return {"DEVICE_METADATA": {"localhost": meta}}
@@ -38,6 +37,7 @@ def _ports(cfg):
     port, interface = {}, {}
     for i in cfg["ethernet_interfaces"]:
         port[i["name"]] = {"admin_status": "up" if i["enabled"] else "down", "description": i["description"],
+                           "lanes": sonic_platform.lanes(cfg["model"], i["name"]),
                            "speed": _s(i["speed_gbps"] * 1000), "fec": i["fec"], "mtu": _s(i["mtu"]),
                            "autoneg": "off"}
         for family in ("ipv4", "ipv6"):
@@ -54,13 +54,6 @@ def _loopback(cfg):
         if family in lo:
             out["%s|%s" % (lo["name"], lo[family])] = {}
     return {"LOOPBACK_INTERFACE": out}
-
-
-def _bgp(cfg):
-    bgp = cfg["bgp"]
-    return {"BGP_NEIGHBOR": {n["ip"]: {"asn": _s(n["remote_as"]), "name": n["peer"], "local_addr": n["local_ip"],
-                                       "admin_status": "up", "keepalive": _s(bgp["timers"]["keepalive"]),
-                                       "holdtime": _s(bgp["timers"]["hold"])} for n in bgp["neighbors"]}}
 
 
 def _management(cfg):
@@ -116,17 +109,22 @@ def _qos(cfg):
                      color + "_max_threshold": _s(ecn["max_threshold_bytes"]),
                      color + "_drop_probability": _s(ecn["mark_probability_percent"])})
     wd = q["pfc_watchdog"]
+    pools, profiles = sonic_platform.buffer_pools_and_profiles(cfg["model"])
     t = {"DSCP_TO_TC_MAP": {name: _map(q["dscp_to_traffic_class"])},
          "TC_TO_QUEUE_MAP": {name: _map(q["traffic_class_to_queue"])},
          "TC_TO_PRIORITY_GROUP_MAP": {name: _map(q["traffic_class_to_priority_group"])},
          "MAP_PFC_PRIORITY_TO_QUEUE": {name: _map(q["pfc_priority_to_queue"])},
          "WRED_PROFILE": {name: wred}, "SCHEDULER": sched,
          "PORT_QOS_MAP": {}, "QUEUE": {}, "BUFFER_PG": {}, "BUFFER_QUEUE": {}, "CABLE_LENGTH": {"AZURE": {}},
+         "BUFFER_POOL": pools, "BUFFER_PROFILE": profiles,
          "PFC_WD": {"GLOBAL": {"POLL_INTERVAL": _s(wd["poll_interval_ms"])}}}
     lossy_queues = to_ranges([n for n in range(8) if n not in lossless])
     for port in q["interfaces"]:
         i = ports[port]
-        cable = "%dm" % cable_step(i["cable_length_m"])
+        speed = i["speed_gbps"] * 1000
+        cable = sonic_platform.lossless_cable(cfg["model"], speed, i["cable_length_m"])
+        pg_profile, row = sonic_platform.lossless_profile(cfg["model"], speed, cable)
+        profiles[pg_profile] = row
         t["CABLE_LENGTH"]["AZURE"][port] = cable
         t["PORT_QOS_MAP"][port] = {"dscp_to_tc_map": name, "tc_to_queue_map": name, "tc_to_pg_map": name,
                                    "pfc_to_queue_map": name, "pfc_enable": pfc, "pfcwd_sw_enable": pfc}
@@ -137,8 +135,7 @@ def _qos(cfg):
             t["QUEUE"]["%s|%d" % (port, queue)] = entry
         t["BUFFER_PG"]["%s|0" % port] = {"profile": INGRESS_LOSSY}
         for pg in q["lossless_priority_groups"]:
-            t["BUFFER_PG"]["%s|%d" % (port, pg)] = {
-                "profile": "pg_lossless_%d_%s_profile" % (i["speed_gbps"] * 1000, cable)}
+            t["BUFFER_PG"]["%s|%d" % (port, pg)] = {"profile": pg_profile}
         for queues in lossy_queues:
             t["BUFFER_QUEUE"]["%s|%s" % (port, queues)] = {"profile": EGRESS_LOSSY}
         for queue in lossless:
@@ -174,15 +171,19 @@ def _l2(cfg):
         if vlan.get("unique_ip"):
             t["MCLAG_UNIQUE_IP"] = {name: {"unique_ip": "enable"}}
         if vlan.get("virtual_gateway"):
-            # Static anycast gateway: Dell Enterprise SONiC's SAG tables.
-            t["SAG"] = {"%s|IPv4" % name: {"gwip": [vlan["virtual_gateway"]]}}
-            t["SAG_GLOBAL"] = {"IP": {"gwmac": vlan["virtual_gateway_mac"]}}
+            # Community SONiC's static anycast gateway (sonic-static-anycast-gateway.yang): both leaves of
+            # the pair carry the gateway address and answer for it with the one SAG|GLOBAL MAC.
+            t["SAG"] = {"GLOBAL": {"gateway_mac": vlan["virtual_gateway_mac"]}}
+            t["VLAN_INTERFACE"][name] = {"static_anycast_gateway": "true"}
+            t["VLAN_INTERFACE"]["%s|%s" % (name, vlan["virtual_gateway"])] = {"secondary": "true"}
     m = cfg.get("mclag")
     if m:
         t["MCLAG_DOMAIN"] = {_s(m["domain_id"]): {
             "source_ip": m["source_ip"], "peer_ip": m["peer_ip"], "peer_link": m["peer_link"],
             "keepalive_interval": _s(m["keepalive_interval_s"]), "session_timeout": _s(m["session_timeout_s"])}}
         t["MCLAG_INTERFACE"] = {"%d|%s" % (m["domain_id"], pc): {"if_type": "PortChannel"} for pc in m["members"]}
+        # iccpd, the MC-LAG control daemon, runs only when its feature is enabled (off in the factory config).
+        t["FEATURE"] = {"iccpd": {"state": "enabled"}}
     return t
 
 
@@ -207,17 +208,16 @@ def _tenant_acls(cfg):
 
 def config_db(cfg):
     """The SONiC config_db tables of one switch, from its structured config."""
-    tables = {}
-    for part in (_metadata, _ports, _management, _l2):
-        tables.update(part(cfg))
+    parts = [_metadata, _ports, _management, _l2]
     if "loopback" in cfg:
-        tables.update(_loopback(cfg))
-    if "bgp" in cfg:
-        tables.update(_bgp(cfg))
+        parts.append(_loopback)
     if "qos" in cfg:
-        tables.update(_qos(cfg))
+        parts.append(_qos)
     if "tenant_isolation" in cfg:
-        for name, rows in _tenant_acls(cfg).items():
+        parts.append(_tenant_acls)
+    tables = {}
+    for part in parts:
+        for name, rows in part(cfg).items():  # parts may share a table (FEATURE, ACL_TABLE): rows add up
             tables.setdefault(name, {}).update(rows)
     # SONiC's schema rejects empty tables, and an absent table is what deploy removes.
     return {name: rows for name, rows in tables.items() if rows}

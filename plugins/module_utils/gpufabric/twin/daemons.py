@@ -104,6 +104,9 @@ def _frr_argv(ns, daemon):
     argv = ["ip", "netns", "exec", ns, os.path.join(FRR_SBIN, daemon), "-N", ns, "-d", "-P", "0"]
     if daemon == "zebra":
         argv += ["-s", "90000000"]     # netlink buffer large enough for a whole fabric's routes at once
+        # SONiC's zebra loads its FPM dataplane module (dplane_fpm_sonic, built on dplane_fpm_nl), so the
+        # rendered frr.conf's "fpm address" lines must be accepted here as they are on a switch.
+        argv += ["-M", "dplane_fpm_nl"]
     return as_switch(ns, argv)
 
 
