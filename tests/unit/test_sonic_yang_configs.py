@@ -55,7 +55,7 @@ def test_merged_into_the_factory_config_of_its_platform(models, example):
         assert sonic_yang.validate(models, target, dev.name) == []
         assert target["PORT"][next(iter(factory["PORT"]))]["lanes"]  # the platform's rows are still there
     with_platform = {d.role for d in plan.devices if d.name in dbs and sonic_platform.facts(d.model.name).get("platform")}
-    assert with_platform and {role for role, _ in checked} == with_platform
+    assert with_platform and {role for role, _platform in checked} == with_platform
     if plan.summary["cluster"] == "lab":  # the lab has a Dell model with platform files in every role
         assert with_platform == {"backend_leaf", "backend_spine", "frontend_leaf", "frontend_spine", "oob_switch"}
 

@@ -34,7 +34,7 @@ def buffer_facts(model):
 
 
 def _expand(lanes):
-    first, _, last = str(lanes).partition("-")
+    first, last = (str(lanes).split("-") + [None])[:2]
     return ",".join(str(n) for n in range(int(first), int(last or first) + 1))
 
 

@@ -1,0 +1,73 @@
+"""build.yml and the sonic_deploy role with SONiC's YANG models: a config SONiC would refuse is stopped
+on the controller, before anything is written or the switch is touched."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, YANG_MODELS
+
+pytest.importorskip("libyang", reason="YANG validation needs the libyang Python package (make setup)")
+if not os.path.isdir(YANG_MODELS):
+    pytest.skip("SONiC reference models absent: %s" % YANG_MODELS, allow_module_level=True)
+
+BIN = os.path.dirname(sys.executable)
+LAB_SPEC = os.path.join(ROOT, "inventories", "lab", "lab.topology.yml")
+HOST = "lab-r0-leaf01"
+
+
+def playbook(*args):
+    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"), ANSIBLE_NOCOLOR="1",
+               ANSIBLE_FORCE_COLOR="0")
+    return subprocess.run([os.path.join(BIN, "ansible-playbook")] + list(args), cwd=ROOT, env=env, check=False,
+                          capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def lab_build(tmp_path_factory):
+    build_dir = tmp_path_factory.mktemp("build")
+    proc = playbook("-i", "inventories/lab", "playbooks/build.yml", "-e", "build_dir=%s" % build_dir,
+                    "-e", "yang_models=%s" % YANG_MODELS)
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    return build_dir / "lab"
+
+
+def test_build_validates_every_switch_and_writes_the_build(lab_build):
+    assert (lab_build / "devices" / HOST / "config_db.json").is_file()
+
+
+def test_build_with_a_models_dir_that_is_not_sonics_fails_in_one_line(tmp_path):
+    proc = playbook("-i", "inventories/lab", "playbooks/build.yml", "-e", "build_dir=%s" % (tmp_path / "b"),
+                    "-e", "yang_models=%s" % tmp_path)
+    assert proc.returncode != 0
+    assert "no sonic-*.yang models there" in proc.stdout
+    assert not (tmp_path / "b").exists()
+
+
+def test_deploy_stops_a_broken_target_before_the_checkpoint(lab_build, tmp_path):
+    db_path = lab_build / "devices" / HOST / "config_db.json"
+    broken = json.loads(db_path.read_text())
+    del broken["BUFFER_PROFILE"]["egress_lossy_profile"]
+    db_path.write_text(json.dumps(broken))
+    frr_path = tmp_path / "frr.conf"
+    (tmp_path / "play.yml").write_text("""- hosts: all
+  gather_facts: false
+  roles:
+    - role: gpucluster.fabric.sonic_deploy
+      vars:
+        sonic_deploy_build_root: %s
+        sonic_deploy_config_db: false
+        sonic_deploy_yang_models: %s
+        sonic_deploy_frr_conf_path: %s
+        sonic_deploy_frr_reload_command: /bin/false
+        sonic_deploy_vtysh_command: /bin/false
+""" % (lab_build, YANG_MODELS, frr_path))
+    proc = playbook("-i", HOST + ",", "-c", "local", str(tmp_path / "play.yml"))
+    assert proc.returncode != 0
+    assert "Stop this switch if SONiC would refuse its config" in proc.stdout
+    assert "%s: BUFFER_QUEUE/" % HOST in proc.stdout and "/profile: " in proc.stdout
+    assert "egress_lossy_profile" in proc.stdout and "nothing was changed on %s" % HOST in proc.stdout
+    assert "checkpoint" not in proc.stdout.lower().replace("before the checkpoint", "")
+    assert not frr_path.exists()  # nothing installed
