@@ -1,0 +1,45 @@
+"""Every switch of every example cluster renders a config_db that SONiC's YANG models accept.
+
+Thousands of switches (h100-100k: about 8,000): each worker process builds the plan once, reuses one
+libyang context and validates its share of the switches, one after the other, without keeping them.
+"""
+import multiprocessing
+import os
+
+import pytest
+
+from conftest import EXAMPLES, YANG_MODELS, load_example
+
+pytest.importorskip("libyang", reason="YANG validation needs the libyang Python package (make setup)")
+if not os.path.isdir(YANG_MODELS):
+    pytest.skip("SONiC reference models absent: %s" % YANG_MODELS, allow_module_level=True)
+
+WORKERS = max(1, min(4, os.cpu_count() or 1))
+
+
+def _validate_share(args):
+    from gpufabric import sonic_yang
+    from gpufabric.plan import build_plan
+    from gpufabric.render.sonic_config_db import config_db
+    from gpufabric.structured import BUILDERS, FabricContext, device_config
+
+    example, share, shares = args
+    plan = build_plan(load_example(example))
+    ctx = FabricContext(plan)
+    models = sonic_yang.load(YANG_MODELS)
+    switches = [dev for dev in plan.devices if dev.role in BUILDERS]
+    problems, checked = [], 0
+    for dev in switches[share::shares]:
+        problems.extend(sonic_yang.validate(models, config_db(device_config(dev, ctx)), dev.name))
+        checked += 1
+    return checked, len(switches), problems
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_every_switch_config_of_the_example_is_valid(example):
+    with multiprocessing.get_context("fork").Pool(WORKERS) as pool:
+        results = pool.map(_validate_share, [(example, k, WORKERS) for k in range(WORKERS)])
+    checked = sum(r[0] for r in results)
+    problems = sorted(p for r in results for p in r[2])
+    assert checked == results[0][1] > 0
+    assert problems == [], "%d problems, first: %s" % (len(problems), problems[:5])
