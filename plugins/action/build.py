@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
@@ -21,7 +22,7 @@ SHOWN_PATHS = 50
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
-    _VALID_ARGS = frozenset(("spec", "build_dir", "devices", "tenants", "yang_models"))
+    _VALID_ARGS = frozenset(("spec", "build_dir", "devices", "tenants", "yang_models", "check_stage"))
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
@@ -59,10 +60,17 @@ class ActionModule(ActionBase):
             shown = build.diff_order(changed)
             old = texts["old"] if self._task.check_mode else build.previous_files(plan, build_dir, shown[:build.DIFF_FILES])
             result["diff"] = [{"prepared": text} for text in build.unified_diffs(old, texts["new"], shown)]
+        build_root = os.path.join(build_dir, plan.summary["cluster"])
+        if self._task.check_mode and args.get("check_stage"):
+            # What deploy --check compares devices with: the build as it would be now, never build/ itself.
+            stage_dir = tempfile.mkdtemp(prefix="gpufabric-check-")
+            build.write_build(plan, stage_dir, devices=devices, stages=stages)
+            build_root = os.path.join(stage_dir, plan.summary["cluster"])
+            result["check_stage_dir"] = stage_dir
         selected = devices if devices is not None else [d.name for d in plan.devices if d.role != "gpu_server"]
         result.update(changed=bool(changed), spec=path, cluster=plan.summary["cluster"], stages=stages,
                       yang_validated=bool(args.get("yang_models")),
-                      build_root=os.path.join(build_dir, plan.summary["cluster"]), devices=len(selected),
+                      build_root=build_root, devices=len(selected),
                       switches=sum(1 for d in plan.devices if d.role != "gpu_server"),
                       changed_count=len(changed), changed_paths=changed[:SHOWN_PATHS], progress=progress.total())
         return result

@@ -21,6 +21,13 @@ description:
 extends_documentation_fragment:
   - gpucluster.fabric.plan_source
 options:
+  check_stage:
+    description:
+      - In check mode, also write the build as it would be now into a new temporary directory (never into
+        I(build_dir)) and return that as I(build_root), so that later tasks compare devices with it
+        (C(deploy.yml --check --diff)). The caller removes I(check_stage_dir).
+    type: bool
+    default: false
   tenants:
     description:
       - A tenant assignment file to render the isolation from.
@@ -51,8 +58,12 @@ cluster:
   type: str
   sample: lab
 build_root:
-  description: The directory written, I(build_dir)/<cluster>.
+  description: The directory written, I(build_dir)/<cluster>; with I(check_stage) in check mode, the temporary one.
   returned: success
+  type: str
+check_stage_dir:
+  description: The temporary directory holding the staged build (to remove after use).
+  returned: check mode with I(check_stage)
   type: str
 switches:
   description: Number of switches rendered.
