@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 
 from ansible.plugins.action import ActionBase
@@ -63,7 +64,9 @@ class ActionModule(ActionBase):
         build_root = os.path.join(build_dir, plan.summary["cluster"])
         if self._task.check_mode and args.get("check_stage"):
             # What deploy --check compares devices with: the build as it would be now, never build/ itself.
-            stage_dir = tempfile.mkdtemp(prefix="gpufabric-check-")
+            # One directory per cluster, replaced by each check run: a run that stops early leaves at most this.
+            stage_dir = os.path.join(tempfile.gettempdir(), "gpufabric-check-" + plan.summary["cluster"])
+            shutil.rmtree(stage_dir, ignore_errors=True)
             build.write_build(plan, stage_dir, devices=devices, stages=stages)
             build_root = os.path.join(stage_dir, plan.summary["cluster"])
             result["check_stage_dir"] = stage_dir

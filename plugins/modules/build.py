@@ -23,9 +23,10 @@ extends_documentation_fragment:
 options:
   check_stage:
     description:
-      - In check mode, also write the build as it would be now into a new temporary directory (never into
-        I(build_dir)) and return that as I(build_root), so that later tasks compare devices with it
-        (C(deploy.yml --check --diff)). The caller removes I(check_stage_dir).
+      - In check mode, also write the build as it would be now into a temporary directory,
+        C(gpufabric-check-<cluster>) under the system's temporary directory (never into I(build_dir)), and return
+        that as I(build_root), so that later tasks compare devices with it (C(deploy.yml --check --diff)). The
+        caller removes I(check_stage_dir); the next check run replaces it if a run stopped before that.
     type: bool
     default: false
   tenants:
