@@ -213,9 +213,9 @@ def test_report_names_refusals_by_position_and_pairs_a_swap(lab):
     by_port = {f["port"]: f for f in found}
     assert set(by_port) == {bmc.port, host.port, "Ethernet47"}
     assert by_port[bmc.port]["swapped_with"] == host.port and by_port[host.port]["swapped_with"] == bmc.port
-    assert by_port[bmc.port]["message"].startswith("%s %s: planned %s idrac (bmc), but a device that is not an "
-                                                   "iDRAC asked (MAC aa:aa:aa:aa:aa:02)" % (bmc.relay, bmc.port,
-                                                                                             bmc.device))
+    expected = "%s %s: planned %s idrac (bmc), but a device that is not an iDRAC asked (MAC aa:aa:aa:aa:aa:02)" % (
+        bmc.relay, bmc.port, bmc.device)
+    assert by_port[bmc.port]["message"].startswith(expected)
     assert by_port["Ethernet47"]["planned"] is None and by_port["Ethernet47"]["swapped_with"] is None
     # An iDRAC at its own kind of position is no swap partner.
     lone = report.findings(log[:1], positions, access_ports(lab))
