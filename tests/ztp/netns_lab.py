@@ -148,6 +148,6 @@ def read_lease(path):
         if line.startswith("fixed-address "):
             out["address"] = line.split()[1]
         elif line.startswith("option "):
-            _, name, value = line.split(" ", 2)
+            name, value = line.split(" ", 2)[1:]
             out[name] = value.strip('"')
     return out

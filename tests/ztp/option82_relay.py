@@ -108,7 +108,7 @@ class Relay:
             return
         cid, mac = self.by_socket[raw]
         options = parse_options(packet)
-        if any(code == OPT_RELAY for code, _ in options):
+        if any(code == OPT_RELAY for code, _value in options):
             self.log("discard: request on %s already carries option 82" % cid.decode())
             return
         hops = packet[3] + 1
@@ -121,7 +121,7 @@ class Relay:
             self.up.sendto(out, (server, 67))
 
     def from_server(self):
-        packet, _ = self.up.recvfrom(4096)
+        packet = self.up.recvfrom(4096)[0]
         if len(packet) < OPTIONS_AT or packet[0] != 2:
             return
         options = parse_options(packet)

@@ -8,7 +8,6 @@ import os
 import shutil
 import subprocess
 import sys
-import urllib.request
 
 import pytest
 
@@ -68,7 +67,7 @@ def lab_run(tmp_path_factory):
     positions = management_positions(plan)
     used = {(p.relay, p.port) for p in positions}
     relay = positions[0].relay
-    spare = next(port for r, port, _cid in access_ports(plan) if r == relay and (r, port) not in used)
+    spare = [port for r, port, _cid in access_ports(plan) if r == relay and (r, port) not in used][0]
     plugged = [(p.relay, p.port, _vendor(p)) for p in positions] + [(relay, spare, None)]
     lab, clients, settings = _start(tmp, plan, plugged)
     try:
