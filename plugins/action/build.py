@@ -23,7 +23,8 @@ SHOWN_PATHS = 50
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
-    _VALID_ARGS = frozenset(("spec", "build_dir", "devices", "tenants", "yang_models", "check_stage"))
+    _VALID_ARGS = frozenset(("spec", "build_dir", "devices", "tenants", "yang_models", "check_stage", "drain",
+                             "undrain"))
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)

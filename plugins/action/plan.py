@@ -18,7 +18,7 @@ from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.summar
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
-    _VALID_ARGS = frozenset(("spec", "build_dir", "write"))
+    _VALID_ARGS = frozenset(("spec", "build_dir", "drain", "undrain", "write"))
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)

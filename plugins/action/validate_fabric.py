@@ -36,8 +36,8 @@ def _var(hostvars, host, key, default=None):
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
-    _VALID_ARGS = frozenset(("spec", "build_dir", "transport", "max_workers", "fail_on_failure", "include", "exclude",
-                             "thresholds", "networks", "devices", "lldp_socket", "config_db_dir"))
+    _VALID_ARGS = frozenset(("spec", "build_dir", "drain", "undrain", "transport", "max_workers", "fail_on_failure",
+                             "include", "exclude", "thresholds", "networks", "devices", "lldp_socket", "config_db_dir"))
 
     def _transport_of(self, host, hostvars, default):
         if default != "auto":

@@ -16,4 +16,13 @@ options:
   build_dir:
     description: Directory holding C(<cluster>/) (the build, the plan, validation reports). Default is C(build) in the current directory.
     type: path
+  drain:
+    description:
+      - Switches planned as drained for this task, on top of the spec's C(maintenance.drained) (C(playbooks/drain.yml)).
+    type: list
+    elements: str
+  undrain:
+    description: Switches planned as not drained for this task, whatever C(maintenance.drained) says.
+    type: list
+    elements: str
 """

@@ -238,6 +238,12 @@ SPEC = Section("The cluster spec.", {
     }),
     "docs": Section("Build documentation settings (docs/build-docs.md). Unset keys take the defaults of "
                     "data/docs_defaults.yml, quoted here.", _DOCS_FIELDS),
+    "maintenance": Section("Day-2 state (docs/operations.md): what a build renders as drained.", {
+        "drained": List("Switches whose traffic is shifted away (AS-path prepend and the graceful-shutdown "
+                        "community on everything they announce); `playbooks/drain.yml` drains for a window, this "
+                        "list keeps a switch drained through every build and deploy.",
+                        Str("A switch hostname of this cluster."), default=[]),
+    }),
     "layout": Section("Physical layout: rows and racks.", {
         "switches_per_rack": Int("Switches per network rack (core and pod spine racks).", minimum=1, default=16),
     }),

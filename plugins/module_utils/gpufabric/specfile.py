@@ -145,21 +145,25 @@ def load_spec(path):
 _INDEX = re.compile(r"^(.*)\[(\d+)\]$")
 
 
-# The last plan made in this process, by (real path, mtime, size) of its spec. Ansible runs actions in
-# forks of the process whose inventory plugin planned the same file, so a playbook plans once.
+# The last plan made in this process, by (real path, mtime, size) of its spec and the drain options.
+# Ansible runs actions in forks of the process whose inventory plugin planned the same file, so a playbook
+# plans once.
 _LAST_PLAN = {}
 
 
-def plan_spec_file(path):
-    """The plan of a spec file; a spec error names the file, line and column of its key."""
+def plan_spec_file(path, drain=(), undrain=()):
+    """The plan of a spec file; a spec error names the file, line and column of its key. ``drain`` and
+    ``undrain`` change maintenance.drained for this plan only (playbooks/drain.yml)."""
+    from .day2.drain import with_drain
     from .plan import build_plan
     stat = os.stat(path)
-    key = (os.path.realpath(path), stat.st_mtime_ns, stat.st_size)
+    key = (os.path.realpath(path), stat.st_mtime_ns, stat.st_size, tuple(drain), tuple(undrain))
     if key in _LAST_PLAN:
         return _LAST_PLAN[key]
     spec = read_spec(path)
     try:
-        plan = build_plan(spec.cluster_spec())
+        raw = spec.cluster_spec()
+        plan = build_plan(with_drain(raw, drain, undrain) if drain or undrain else raw)
     except SpecError as exc:
         raise spec.error(exc)
     _LAST_PLAN.clear()
@@ -174,7 +178,8 @@ def default_build_dir():
 
 def plan_for_task(args, task_vars):
     """(spec path, plan, build dir) for an action: the `spec` option or the inventory's spec, and the
-    `build_dir` option or build/ in the current directory."""
+    `build_dir` option or build/ in the current directory. The `drain` and `undrain` options (lists of
+    switches) change the spec's maintenance.drained for this task only (playbooks/drain.yml)."""
     path = args.get("spec") or find_spec((task_vars or {}).get("ansible_inventory_sources"))
     build_dir = os.path.normpath(args.get("build_dir") or default_build_dir())
-    return path, plan_spec_file(path), build_dir
+    return path, plan_spec_file(path, args.get("drain") or (), args.get("undrain") or ()), build_dir

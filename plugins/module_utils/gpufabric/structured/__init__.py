@@ -3,6 +3,7 @@
 One dict per switch (see docs/switch-config.md for the model). Renderers for a NOS read only this,
 never the plan, so a second NOS is a second renderer over the same data.
 """
+from ..day2.drain import drain_config, drained_switches
 from ..ipam import cidr, fmt
 from .bgp import bgp_config
 from .context import FabricContext
@@ -90,5 +91,10 @@ def structured_configs(plan, names=None):
     """{hostname: structured config} for every switch (or the switches ``names`` lists), in plan order."""
     ctx = FabricContext(plan)
     wanted = None if names is None else set(names)
-    return {dev.name: device_config(dev, ctx) for dev in plan.devices
-            if dev.role in BUILDERS and (wanted is None or dev.name in wanted)}
+    out = {dev.name: device_config(dev, ctx) for dev in plan.devices
+           if dev.role in BUILDERS and (wanted is None or dev.name in wanted)}
+    for name in drained_switches(plan):
+        # Only a drained switch carries the key, so an undrained build is byte for byte what it was.
+        if name in out:
+            out[name]["bgp"]["drain"] = drain_config(out[name]["bgp"]["asn"])
+    return out

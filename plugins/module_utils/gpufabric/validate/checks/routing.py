@@ -5,6 +5,7 @@ a missing summary on the leaf that should announce it, a down uplink on that lin
 not on every leaf whose view of it changes."""
 import ipaddress
 
+from ...day2.drain import drained_switches
 from ..fabric_view import fabric_view
 from .base import FAIL, PASS, SKIP, Check, for_roles
 
@@ -98,6 +99,7 @@ class EcmpWidth(Check):
         results = []
         summaries = ctx.expect.leaf_summaries()
         view, missing = fabric_view(ctx), unannounced(ctx)
+        drained = drained_switches(ctx.expect.plan)
         for dev, state in self.usable(ctx, results):
             if dev.role != "backend_leaf":
                 continue
@@ -107,11 +109,20 @@ class EcmpWidth(Check):
                 if other == dev.name or not ctx.expect.reachable(dev.name, other) or other in missing:
                     continue
                 best, _down = view.best_uplinks(dev.name, other)
+                # A drained switch announces prepended paths: ECMP over the others only, unless it is the last.
+                shunned = {p.name: p.peer for p in best if p.peer in drained}
+                if len(shunned) < len(best):
+                    best = [p for p in best if p.name not in shunned]
+                else:
+                    shunned = {}
                 narrowed = narrowed or len(best) < uplinks
                 hops = (state.routes.get(prefix) or {}).get("nexthops", [])
                 used = {h["interface"] for h in hops}
+                transit = sorted({shunned[name] for name in used if name in shunned})
                 lacking = ["%s (to %s)" % (p.name, p.peer) for p in best if p.name not in used]
-                if lacking or len(hops) < len(best):
+                if transit:
+                    short.append("%s %s still through drained %s" % (other, prefix, ", ".join(transit)))
+                elif lacking or len(hops) < len(best):
                     short.append("%s %s over %d of %d (missing %s)" % (other, prefix, len(hops), len(best),
                                                                        ", ".join(lacking) or "?"))
             note = ("; fewer paths expected where links are down (%s)" % _listed(sorted(view.down.values()))

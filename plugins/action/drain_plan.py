@@ -1,0 +1,57 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpucluster.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Action gpucluster.fabric.drain_plan: decide on the controller whether a switch may be drained, and how."""
+from __future__ import annotations
+
+from ansible.plugins.action import ActionBase
+
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.day2 import drain
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.render.sonic import frr_conf
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import plan_for_task
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.structured import structured_configs
+
+STATES = ("drained", "undrained")
+
+
+class ActionModule(ActionBase):
+    TRANSFERS_FILES = False
+    _VALID_ARGS = frozenset(("spec", "switch", "state", "confirm_leaf"))
+
+    @staticmethod
+    def _switch_config(args, task_vars, key, switch):
+        """The switch's structured config with it drained (key "drain") or not ("undrain")."""
+        plan = plan_for_task({"spec": args.get("spec"), key: [switch]}, task_vars)[1]
+        return structured_configs(plan)[switch]
+
+    def run(self, tmp=None, task_vars=None):
+        result = super().run(tmp, task_vars)
+        args = self._task.args
+        switch, state = args.get("switch"), args.get("state", "drained")
+        if not switch or state not in STATES:
+            return dict(result, failed=True, msg="drain_plan needs switch (a hostname) and state (%s), got %r and %r"
+                        % (" or ".join(STATES), switch, state))
+        try:
+            base = plan_for_task({"spec": args.get("spec")}, task_vars)[1]
+            kept = drain.drained_switches(base)
+            if state == "drained":
+                refusal, warnings = drain.check_drain(base, [switch], bool(args.get("confirm_leaf")))
+            else:
+                refusal, warnings = None, []
+                if switch in kept:
+                    refusal = ("%s is in maintenance.drained of the spec: remove it there, then run undrain.yml "
+                               "(or deploy.yml)" % switch)
+            if refusal:
+                return dict(result, failed=True, msg=refusal, warnings=warnings)
+            drained, undrained = (self._switch_config(args, task_vars, key, switch) for key in ("drain", "undrain"))
+        except SpecError as exc:
+            return dict(result, failed=True, msg=str(exc))
+        target, before = (drained, undrained) if state == "drained" else (undrained, drained)
+        result.update(changed=False, switch=switch, state=state, warnings=warnings,
+                      commands=drain.vtysh_commands(target["bgp"], drain=state == "drained"),
+                      neighbours=drain.neighbours(base, switch), kept_drained=sorted(kept),
+                      network=base.device(switch).role.split("_")[0], marker=drain.RUNNING_MARKER,
+                      sessions=[n["ip"] for n in target["bgp"]["neighbors"]], frr_conf=frr_conf(target),
+                      frr_conf_before=frr_conf(before))
+        return result

@@ -1,0 +1,90 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpucluster.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: drain_plan
+short_description: Decide whether a switch may be drained and give the commands that drain or undrain it
+version_added: 0.1.0
+description:
+  - Runs on the controller (an action plugin) and changes nothing.
+  - For I(state=drained), refuses when the drain would leave two leaves of one plane without a path through
+    switches not drained (the last path of their server pairs), and refuses a backend leaf, the only leaf of
+    its servers' rail, unless I(confirm_leaf) is true.
+  - For I(state=undrained), refuses a switch that the spec keeps drained (C(maintenance.drained)).
+  - Returns the vtysh configuration commands that drain or undrain the running switch without a reload: the same
+    lines C(frr.conf) holds for a drained switch (see docs/operations.md).
+options:
+  spec:
+    description:
+      - Path of the cluster spec (C(*.topology.yml)).
+      - Default is the one spec among the inventory sources (C(-i)).
+    type: path
+  switch:
+    description: Hostname of the switch.
+    type: str
+    required: true
+  state:
+    description: Drained or undrained.
+    type: str
+    choices: [drained, undrained]
+    default: drained
+  confirm_leaf:
+    description: Drain a backend leaf although its servers lose that rail while it is down.
+    type: bool
+    default: false
+author:
+  - gpucluster.fabric contributors (@gpucluster)
+"""
+
+EXAMPLES = r"""
+- name: May lab-spine01 be drained?
+  gpucluster.fabric.drain_plan:
+    switch: lab-spine01
+  register: drain
+"""
+
+RETURN = r"""
+commands:
+  description: vtysh commands, in order, that drain (or undrain) the switch.
+  returned: success
+  type: list
+  elements: str
+neighbours:
+  description: Switches with a routed cable to it.
+  returned: success
+  type: list
+  elements: str
+warnings:
+  description: What the drain costs (servers losing a rail or a frontend link).
+  returned: always
+  type: list
+  elements: str
+sessions:
+  description: Neighbour addresses of the switch's planned BGP sessions.
+  returned: success
+  type: list
+  elements: str
+frr_conf:
+  description: The switch's frr.conf of the current build in the requested state.
+  returned: success
+  type: str
+frr_conf_before:
+  description: The same in the other state; when the switch runs it, the role writes I(frr_conf) so a restart keeps the state.
+  returned: success
+  type: str
+marker:
+  description: The line of FRR's running configuration present exactly while the switch is drained.
+  returned: success
+  type: str
+network:
+  description: backend or frontend.
+  returned: success
+  type: str
+kept_drained:
+  description: Switches the spec keeps drained (maintenance.drained).
+  returned: success
+  type: list
+  elements: str
+"""
