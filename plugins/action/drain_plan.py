@@ -43,12 +43,12 @@ class ActionModule(ActionBase):
                     refusal = ("%s is in maintenance.drained of the spec: remove it there, then run undrain.yml "
                                "(or deploy.yml)" % switch)
             if refusal:
-                return dict(result, failed=True, msg=refusal, warnings=warnings)
+                return dict(result, failed=True, msg=refusal, costs=warnings)
             drained, undrained = (self._switch_config(args, task_vars, key, switch) for key in ("drain", "undrain"))
         except SpecError as exc:
             return dict(result, failed=True, msg=str(exc))
         target, before = (drained, undrained) if state == "drained" else (undrained, drained)
-        result.update(changed=False, switch=switch, state=state, warnings=warnings,
+        result.update(changed=False, switch=switch, state=state, costs=warnings,
                       commands=drain.vtysh_commands(target["bgp"], drain=state == "drained"),
                       neighbours=drain.neighbours(base, switch), kept_drained=sorted(kept),
                       network=base.device(switch).role.split("_")[0], marker=drain.RUNNING_MARKER,

@@ -56,7 +56,7 @@ neighbours:
   returned: success
   type: list
   elements: str
-warnings:
+costs:
   description: What the drain costs (servers losing a rail or a frontend link).
   returned: always
   type: list
