@@ -13,7 +13,7 @@ description:
     switches not drained (the last path of their server pairs), and refuses a backend leaf, the only leaf of
     its servers' rail, unless I(confirm_leaf) is true.
   - For I(state=undrained), refuses a switch that the spec keeps drained (C(maintenance.drained)).
-  - Returns the vtysh configuration commands that drain or undrain the running switch without a reload: the same
+  - Returns the vtysh configuration commands that drain or undrain the running switch without a reload, the same
     lines C(frr.conf) holds for a drained switch (see docs/operations.md).
 options:
   spec:
