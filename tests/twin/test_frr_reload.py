@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from gpufabric import build, planner, specfile, twin
+from gpufabric import build, plan as planning, specfile, twin
 from gpufabric.twin import daemons
 from gpufabric.twin.run import run, run_many
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.skipif(REASON is not None, reason="virtual twin: %s" % 
 
 @pytest.fixture(scope="module")
 def lab():
-    plan = planner.build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", "lab", "lab.topology.yml")))
+    plan = planning.build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", "lab", "lab.topology.yml")))
     wanted = twin.build_twin(plan, build.render_all(plan))
     twin.down(wanted.cluster, wanted.namespaces)
     twin.up(wanted, timeout=60)

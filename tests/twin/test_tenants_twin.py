@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from gpufabric import build, planner, specfile, twin
+from gpufabric import build, plan as planning, specfile, twin
 from gpufabric.tenants import load_assignment, plan_servers
 from gpufabric.tenants.change import plan_change
 from gpufabric.tenants.reach import rail_nics
@@ -31,7 +31,7 @@ pytestmark = pytest.mark.skipif(REASON is not None, reason="tenants on the twin:
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    plan = planner.build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", "lab", "lab.topology.yml")))
+    plan = planning.build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", "lab", "lab.topology.yml")))
     wanted = twin.build_twin(plan, build.render_all(plan))
     twin.down(wanted.cluster, wanted.namespaces)
     twin.up(wanted, timeout=60)

@@ -8,7 +8,7 @@ import yaml
 
 from conftest import ROOT, load_example
 from gpufabric.ipam import fmt
-from gpufabric.planner import build_plan
+from gpufabric.plan import build_plan
 from gpufabric.render.sonic_config_db import config_db
 from gpufabric.render.sonic_schema import check_config_db
 from gpufabric.structured import structured_configs
