@@ -22,10 +22,13 @@ class Nic:
 def rail_nics(plan):
     """{server: [Nic]} of every server's backend NICs, in rail order."""
     out = {}
+    # A NIC's rail is its position among the server's backend NICs (its leaf carries no rail with
+    # top_of_rack, where one leaf takes every rail).
+    rail_of = {nic["name"]: rail for rail, nic in enumerate(plan.sizing.server_model.backend_nics)}
     for link in plan.links:
         if link.network == "backend" and link.tier == "server" and link.b.role == "gpu_server":
-            out.setdefault(link.b.name, []).append(Nic(link.b.name, link.b_port, link.a.rail, fmt(link.ipv4 + 1),
-                                                       link.a.name, link.a_port))
+            out.setdefault(link.b.name, []).append(Nic(link.b.name, link.b_port, rail_of[link.b_port],
+                                                       fmt(link.ipv4 + 1), link.a.name, link.a_port))
     for nics in out.values():
         nics.sort(key=lambda n: n.rail)
     return out
