@@ -27,6 +27,22 @@ SONIC_REFERENCE = os.path.join(SHARED, "sonic-reference")
 YANG_MODELS = os.path.join(SONIC_REFERENCE, "yang-models")
 
 
+def needs_sonic_yang():
+    """Skip the calling test module unless the libyang Python package and SONiC's models are here
+    (both come with `make setup`); call it at module level before importing gpufabric.sonic_yang."""
+    pytest.importorskip("libyang", reason="YANG validation needs the libyang Python package (make setup)")
+    if not os.path.isdir(YANG_MODELS):
+        pytest.skip("SONiC reference models absent: %s" % YANG_MODELS, allow_module_level=True)
+
+
+@pytest.fixture(scope="session")
+def sonic_models():
+    """SONiC's YANG models loaded once for the session (loading takes seconds)."""
+    needs_sonic_yang()
+    from gpufabric import sonic_yang
+    return sonic_yang.load(YANG_MODELS)
+
+
 def load_example(name):
     with open(os.path.join(ROOT, "inventories", name, name + ".topology.yml")) as f:
         return yaml.safe_load(f)

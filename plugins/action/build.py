@@ -8,35 +8,24 @@ import os
 import shutil
 import tempfile
 
-from ansible.plugins.action import ActionBase
-from ansible.utils.display import Display
-
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric import build
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.progress import Progress, selected_stages
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import plan_for_task
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.progress import selected_stages
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.tenants.state import assignment_for
+from ansible_collections.gpucluster.fabric.plugins.plugin_utils.planned_action import PlannedAction
 
 # Enough to see what a change touched without flooding the output of a fabric-wide change.
 SHOWN_PATHS = 50
 
 
-class ActionModule(ActionBase):
-    TRANSFERS_FILES = False
+class ActionModule(PlannedAction):
+    PROGRESS = "build"
     _VALID_ARGS = frozenset(("spec", "build_dir", "devices", "tenants", "yang_models", "check_stage", "drain",
                              "undrain"))
 
-    def run(self, tmp=None, task_vars=None):
-        result = super().run(tmp, task_vars)
-        args = self._task.args
-        task_vars = task_vars or {}
-        progress = Progress("build", Display().display)
-        try:
-            path, plan, build_dir = plan_for_task(args, task_vars)
-            assignment_for(plan, build_dir, args.get("tenants"))
-        except SpecError as exc:
-            return dict(result, failed=True, msg=str(exc))
-        progress.phase("spec and plan", len(plan.devices), "devices", progress.elapsed())
+    def planned(self, result, args, task_vars):
+        progress = self.progress
+        path, plan, build_dir = self.plan(args, task_vars)
+        assignment_for(plan, build_dir, args.get("tenants"))
         devices = args.get("devices")
         if devices is not None:
             known = {dev.name for dev in plan.devices}

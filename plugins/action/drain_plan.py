@@ -4,19 +4,16 @@
 """Action gpucluster.fabric.drain_plan: decide on the controller whether a switch may be drained, and how."""
 from __future__ import annotations
 
-from ansible.plugins.action import ActionBase
-
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.day2 import drain
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.render.sonic import frr_conf
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import plan_for_task
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.structured import structured_configs
+from ansible_collections.gpucluster.fabric.plugins.plugin_utils.planned_action import PlannedAction
 
 STATES = ("drained", "undrained")
 
 
-class ActionModule(ActionBase):
-    TRANSFERS_FILES = False
+class ActionModule(PlannedAction):
     _VALID_ARGS = frozenset(("spec", "switch", "state", "confirm_leaf"))
 
     @staticmethod
@@ -25,28 +22,23 @@ class ActionModule(ActionBase):
         plan = plan_for_task({"spec": args.get("spec"), key: [switch]}, task_vars)[1]
         return structured_configs(plan)[switch]
 
-    def run(self, tmp=None, task_vars=None):
-        result = super().run(tmp, task_vars)
-        args = self._task.args
+    def planned(self, result, args, task_vars):
         switch, state = args.get("switch"), args.get("state", "drained")
         if not switch or state not in STATES:
             return dict(result, failed=True, msg="drain_plan needs switch (a hostname) and state (%s), got %r and %r"
                         % (" or ".join(STATES), switch, state))
-        try:
-            base = plan_for_task({"spec": args.get("spec")}, task_vars)[1]
-            kept = drain.drained_switches(base)
-            if state == "drained":
-                refusal, warnings = drain.check_drain(base, [switch], bool(args.get("confirm_leaf")))
-            else:
-                refusal, warnings = None, []
-                if switch in kept:
-                    refusal = ("%s is in maintenance.drained of the spec: remove it there, then run undrain.yml "
-                               "(or deploy.yml)" % switch)
-            if refusal:
-                return dict(result, failed=True, msg=refusal, costs=warnings)
-            drained, undrained = (self._switch_config(args, task_vars, key, switch) for key in ("drain", "undrain"))
-        except SpecError as exc:
-            return dict(result, failed=True, msg=str(exc))
+        base = self.plan({"spec": args.get("spec")}, task_vars)[1]
+        kept = drain.drained_switches(base)
+        if state == "drained":
+            refusal, warnings = drain.check_drain(base, [switch], bool(args.get("confirm_leaf")))
+        else:
+            refusal, warnings = None, []
+            if switch in kept:
+                refusal = ("%s is in maintenance.drained of the spec: remove it there, then run undrain.yml "
+                           "(or deploy.yml)" % switch)
+        if refusal:
+            return dict(result, failed=True, msg=refusal, costs=warnings)
+        drained, undrained = (self._switch_config(args, task_vars, key, switch) for key in ("drain", "undrain"))
         target, before = (drained, undrained) if state == "drained" else (undrained, drained)
         result.update(changed=False, switch=switch, state=state, costs=warnings,
                       commands=drain.vtysh_commands(target["bgp"], drain=state == "drained"),

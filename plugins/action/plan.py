@@ -6,30 +6,18 @@ from __future__ import annotations
 
 import os
 
-from ansible.plugins.action import ActionBase
-from ansible.utils.display import Display
-
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.export import write_plan
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.progress import Progress
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import plan_for_task
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.summary import render_text
+from ansible_collections.gpucluster.fabric.plugins.plugin_utils.planned_action import PlannedAction
 
 
-class ActionModule(ActionBase):
-    TRANSFERS_FILES = False
+class ActionModule(PlannedAction):
+    PROGRESS = "plan"
     _VALID_ARGS = frozenset(("spec", "build_dir", "drain", "undrain", "write"))
 
-    def run(self, tmp=None, task_vars=None):
-        result = super().run(tmp, task_vars)
-        args = self._task.args
-        task_vars = task_vars or {}
-        progress = Progress("plan", Display().display)
-        try:
-            path, plan, build_dir = plan_for_task(args, task_vars)
-        except SpecError as exc:
-            return dict(result, failed=True, msg=str(exc))
-        progress.phase("spec and plan", len(plan.devices), "devices", progress.elapsed())
+    def planned(self, result, args, task_vars):
+        progress = self.progress
+        path, plan, build_dir = self.plan(args, task_vars)
         written = []
         if args.get("write", True) and not self._task.check_mode:
             started = progress.elapsed()

@@ -5,36 +5,27 @@
 record it once applied. Runs once, on the controller."""
 from __future__ import annotations
 
-from ansible.plugins.action import ActionBase
-
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import plan_for_task
+from ansible_collections.gpucluster.fabric.plugins.plugin_utils.planned_action import PlannedAction
 
 STATES = ("planned", "recorded")
 
 
-class ActionModule(ActionBase):
-    TRANSFERS_FILES = False
+class ActionModule(PlannedAction):
     _VALID_ARGS = frozenset(("assignment", "spec", "build_dir", "state"))
 
-    def run(self, tmp=None, task_vars=None):
+    def planned(self, result, args, task_vars):
         from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.build import write_build
         from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.tenants import attach
         from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.tenants import change, phases, state
 
-        result = super().run(tmp, task_vars)
-        args = self._task.args
         mode = args.get("state", "planned")
         if mode not in STATES:
             return dict(result, failed=True, msg="state must be one of %s, not %r" % (", ".join(STATES), mode))
         if not args.get("assignment"):
             return dict(result, failed=True, msg="assignment: give the tenant assignment file (e.g. -e tenants=FILE)")
-        try:
-            _path, plan, build_dir = plan_for_task(args, task_vars)
-            running = state.read_running(build_dir, plan)
-            new = state.assignment_for(plan, build_dir, args["assignment"])
-        except SpecError as exc:
-            return dict(result, failed=True, msg=str(exc), problems=str(exc).splitlines())
+        _path, plan, build_dir = self.plan(args, task_vars)
+        running = state.read_running(build_dir, plan)
+        new = state.assignment_for(plan, build_dir, args["assignment"])
         cluster = plan.summary["cluster"]
         if mode == "recorded":
             if running == new:

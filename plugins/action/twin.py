@@ -4,37 +4,26 @@
 """Action gpucluster.fabric.twin: build, check or remove the virtual twin, once, on the controller."""
 from __future__ import annotations
 
-from ansible.plugins.action import ActionBase
-from ansible.utils.display import Display
-
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.progress import Progress
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import plan_for_task
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.tenants.state import assignment_for
+from ansible_collections.gpucluster.fabric.plugins.plugin_utils.planned_action import PlannedAction
 
 STATES = ("present", "absent", "verified")
 
 
-class ActionModule(ActionBase):
-    TRANSFERS_FILES = False
+class ActionModule(PlannedAction):
+    PROGRESS = "twin"
     _VALID_ARGS = frozenset(("state", "spec", "build_dir", "timeout", "frr_config"))
 
-    def run(self, tmp=None, task_vars=None):
+    def planned(self, result, args, task_vars):
         # Imported here: the twin needs the switch rendering, which pulls in Jinja2 only when used.
         from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric import build, twin
 
-        result = super().run(tmp, task_vars)
-        args = self._task.args
         state = args.get("state", "present")
         if state not in STATES:
             return dict(result, failed=True, msg="state must be one of %s, got %r" % (", ".join(STATES), state))
-        progress = Progress("twin", Display().display)
-        try:
-            _path, plan, build_dir = plan_for_task(args, task_vars)
-            progress.phase("spec and plan", len(plan.devices), "devices", progress.elapsed())
-            assignment_for(plan, build_dir)   # the twin's leaves enforce the running tenant assignment
-        except SpecError as exc:
-            return dict(result, failed=True, msg=str(exc))
+        progress = self.progress
+        _path, plan, build_dir = self.plan(args, task_vars)
+        assignment_for(plan, build_dir)   # the twin's leaves enforce the running tenant assignment
         cluster = plan.summary["cluster"]
         problem = twin.preflight()
         if problem:

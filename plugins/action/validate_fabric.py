@@ -6,12 +6,7 @@ from __future__ import annotations
 
 import os
 
-from ansible.plugins.action import ActionBase
-from ansible.utils.display import Display
-
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.progress import Progress, selected_stages
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import plan_for_task
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.progress import selected_stages
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.tenants.state import assignment_for
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.checks import CHECKS
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate import report as reports
@@ -19,6 +14,7 @@ from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.valida
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.runner import command_collector, validate
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.transport import (
     NetnsTransport, SshTransport, twin_lldp_socket)
+from ansible_collections.gpucluster.fabric.plugins.plugin_utils.planned_action import PlannedAction
 
 NETNS_CONNECTION = "gpucluster.fabric.netns"
 SONIC_OS = ("sonic", "dellemc.enterprise_sonic.sonic", "community.network.sonic")
@@ -34,8 +30,8 @@ def _var(hostvars, host, key, default=None):
     return default if value is None else value
 
 
-class ActionModule(ActionBase):
-    TRANSFERS_FILES = False
+class ActionModule(PlannedAction):
+    PROGRESS = "validate"
     _VALID_ARGS = frozenset(("spec", "build_dir", "drain", "undrain", "transport", "max_workers", "fail_on_failure",
                              "include", "exclude", "thresholds", "networks", "devices", "lldp_socket", "config_db_dir"))
 
@@ -48,21 +44,14 @@ class ActionModule(ActionBase):
             return "napalm"
         return "ssh"
 
-    def run(self, tmp=None, task_vars=None):
-        result = super().run(tmp, task_vars)
-        args = self._task.args
-        task_vars = task_vars or {}
+    def planned(self, result, args, task_vars):
         hostvars = task_vars.get("hostvars", {})
         default = args.get("transport", "auto")
         if default not in TRANSPORTS:
             return dict(result, failed=True, msg="transport must be one of %s, not %r" % (", ".join(TRANSPORTS), default))
-        progress = Progress("validate", Display().display)
-        try:
-            path, plan, build_dir = plan_for_task(args, task_vars)
-            assignment_for(plan, build_dir)   # tenant_isolation checks the running tenant assignment
-        except SpecError as exc:
-            return dict(result, failed=True, msg=str(exc))
-        progress.phase("spec and plan", len(plan.devices), "devices", progress.elapsed())
+        progress = self.progress
+        path, plan, build_dir = self.plan(args, task_vars)
+        assignment_for(plan, build_dir)   # tenant_isolation checks the running tenant assignment
         cluster = plan.summary["cluster"]
         socket = args.get("lldp_socket")
         netns = NetnsTransport(

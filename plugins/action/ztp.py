@@ -4,24 +4,15 @@
 """Action gpucluster.fabric.ztp: the zero-touch provisioning tree of the cluster, on the controller."""
 from __future__ import annotations
 
-from ansible.plugins.action import ActionBase
-
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import plan_for_task
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.ztp.run import SETTING_KEYS, provision
+from ansible_collections.gpucluster.fabric.plugins.plugin_utils.planned_action import PlannedAction
 
 
-class ActionModule(ActionBase):
-    TRANSFERS_FILES = False
+class ActionModule(PlannedAction):
     _VALID_ARGS = frozenset(("spec", "build_dir", "yang_models", "kea_log") + SETTING_KEYS)
 
-    def run(self, tmp=None, task_vars=None):
-        result = super().run(tmp, task_vars)
-        args = self._task.args
-        try:
-            path, plan, build_dir = plan_for_task(args, task_vars or {})
-            result.update(provision(plan, build_dir, args, check=self._task.check_mode), spec=path,
-                          cluster=plan.summary["cluster"])
-        except SpecError as exc:
-            return dict(result, failed=True, msg=str(exc))
+    def planned(self, result, args, task_vars):
+        path, plan, build_dir = self.plan(args, task_vars)
+        result.update(provision(plan, build_dir, args, check=self._task.check_mode), spec=path,
+                      cluster=plan.summary["cluster"])
         return result

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 
 class ModuleDocFragment:
-    # The options every controller-side action shares: which spec to plan, where build/ is.
+    # Which spec a controller-side action plans. Every action takes it.
     DOCUMENTATION = r"""
 options:
   spec:
@@ -13,9 +13,19 @@ options:
       - Path of the cluster spec (C(*.topology.yml)).
       - Default is the one spec among the inventory sources (C(-i)).
     type: path
+"""
+
+    # Where the build lives: the actions that read or write build/ (gpucluster.fabric.plan_source.build_dir).
+    BUILD_DIR = r"""
+options:
   build_dir:
     description: Directory holding C(<cluster>/) (the build, the plan, validation reports). Default is C(build) in the current directory.
     type: path
+"""
+
+    # The actions that plan with switches drained for this task (gpucluster.fabric.plan_source.drain).
+    DRAIN = r"""
+options:
   drain:
     description:
       - Switches planned as drained for this task, on top of the spec's C(maintenance.drained) (C(playbooks/drain.yml)).

@@ -20,6 +20,8 @@ description:
     (what C(config replace) checks a target config against); any problem fails the task and nothing is written.
 extends_documentation_fragment:
   - gpucluster.fabric.plan_source
+  - gpucluster.fabric.plan_source.build_dir
+  - gpucluster.fabric.plan_source.drain
 options:
   check_stage:
     description:

@@ -15,12 +15,9 @@ description:
   - For I(state=undrained), refuses a switch that the spec keeps drained (C(maintenance.drained)).
   - Returns the vtysh configuration commands that drain or undrain the running switch without a reload, the same
     lines C(frr.conf) holds for a drained switch (see docs/operations.md).
+extends_documentation_fragment:
+  - gpucluster.fabric.plan_source
 options:
-  spec:
-    description:
-      - Path of the cluster spec (C(*.topology.yml)).
-      - Default is the one spec among the inventory sources (C(-i)).
-    type: path
   switch:
     description: Hostname of the switch.
     type: str

@@ -14,6 +14,8 @@ description:
   - In check mode nothing is written.
 extends_documentation_fragment:
   - gpucluster.fabric.plan_source
+  - gpucluster.fabric.plan_source.build_dir
+  - gpucluster.fabric.plan_source.drain
 options:
   write:
     description: Write the files; false only computes the summary.

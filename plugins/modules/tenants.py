@@ -20,6 +20,7 @@ description:
     were applied. In check mode it only reports.
 extends_documentation_fragment:
   - gpucluster.fabric.plan_source
+  - gpucluster.fabric.plan_source.build_dir
 options:
   assignment:
     description: The tenant assignment file (YAML, see docs/tenancy.md).

@@ -26,6 +26,8 @@ description:
   - The task fails when a result is FAIL or ERROR, unless I(fail_on_failure=false). It changes nothing on any device.
 extends_documentation_fragment:
   - gpucluster.fabric.plan_source
+  - gpucluster.fabric.plan_source.build_dir
+  - gpucluster.fabric.plan_source.drain
 options:
   transport:
     description:

@@ -23,6 +23,7 @@ description:
   - In check mode it only reports what would change.
 extends_documentation_fragment:
   - gpucluster.fabric.plan_source
+  - gpucluster.fabric.plan_source.build_dir
 options:
   sonic_image:
     description: SONiC image for the ztp.json firmware section, a path under www/ or a URL. Empty, no firmware section.

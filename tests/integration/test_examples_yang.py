@@ -8,11 +8,9 @@ import os
 
 import pytest
 
-from conftest import EXAMPLES, YANG_MODELS, load_example
+from conftest import EXAMPLES, YANG_MODELS, load_example, needs_sonic_yang
 
-pytest.importorskip("libyang", reason="YANG validation needs the libyang Python package (make setup)")
-if not os.path.isdir(YANG_MODELS):
-    pytest.skip("SONiC reference models absent: %s" % YANG_MODELS, allow_module_level=True)
+needs_sonic_yang()
 
 WORKERS = max(1, min(4, os.cpu_count() or 1))
 

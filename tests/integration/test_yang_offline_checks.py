@@ -7,11 +7,9 @@ import sys
 
 import pytest
 
-from conftest import ROOT, YANG_MODELS
+from conftest import ROOT, YANG_MODELS, needs_sonic_yang
 
-pytest.importorskip("libyang", reason="YANG validation needs the libyang Python package (make setup)")
-if not os.path.isdir(YANG_MODELS):
-    pytest.skip("SONiC reference models absent: %s" % YANG_MODELS, allow_module_level=True)
+needs_sonic_yang()
 
 BIN = os.path.dirname(sys.executable)
 LAB_SPEC = os.path.join(ROOT, "inventories", "lab", "lab.topology.yml")

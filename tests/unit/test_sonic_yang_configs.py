@@ -1,17 +1,14 @@
-"""Every rendered config_db passes SONiC's YANG models, alone and merged into the platform's factory config.
+"""Every rendered config_db passes SONiC's YANG sonic_models, alone and merged into the platform's factory config.
 
 The big example clusters (metalsoft-16k, h100-100k: thousands of switches) are in
 tests/integration/test_examples_yang.py; here the lab and superpod-1k, every switch.
 """
-import os
 
 import pytest
 
-from conftest import SONIC_REFERENCE, YANG_MODELS, load_example
+from conftest import SONIC_REFERENCE, YANG_MODELS, needs_sonic_yang, load_example
 
-libyang = pytest.importorskip("libyang", reason="YANG validation needs the libyang Python package (make setup)")
-if not os.path.isdir(YANG_MODELS):
-    pytest.skip("SONiC reference models absent: %s" % YANG_MODELS, allow_module_level=True)
+needs_sonic_yang()
 
 from gpufabric import sonic_yang  # noqa: E402  (after the skips)
 from gpufabric.build import check_switch_configs, structured  # noqa: E402
@@ -20,11 +17,6 @@ from gpufabric.render import sonic_platform  # noqa: E402
 from gpufabric.render.sonic_config_db import config_db  # noqa: E402
 from gpufabric.render.sonic_deploy import target_config  # noqa: E402
 from sonic_factory import factory_config  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def models():
-    return sonic_yang.load(YANG_MODELS)
 
 
 @pytest.fixture(scope="module", params=["lab", "superpod-1k"])
@@ -39,7 +31,7 @@ def test_every_switch_config_is_valid(example):
     assert check_switch_configs(plan, YANG_MODELS) == []
 
 
-def test_merged_into_the_factory_config_of_its_platform(models, example):
+def test_merged_into_the_factory_config_of_its_platform(sonic_models, example):
     """What `config replace` gets on a freshly installed switch: its factory config with our tables put in.
     One switch of each role and model; the factory config comes from the platform's own files."""
     plan, dbs = example
@@ -50,9 +42,9 @@ def test_merged_into_the_factory_config_of_its_platform(models, example):
             continue
         checked.add((dev.role, platform))
         factory = factory_config(SONIC_REFERENCE, platform, dev.role)
-        assert sonic_yang.validate(models, factory, "factory " + platform) == []
+        assert sonic_yang.validate(sonic_models, factory, "factory " + platform) == []
         target = target_config(factory, dbs[dev.name])
-        assert sonic_yang.validate(models, target, dev.name) == []
+        assert sonic_yang.validate(sonic_models, target, dev.name) == []
         assert target["PORT"][next(iter(factory["PORT"]))]["lanes"]  # the platform's rows are still there
     with_platform = {d.role for d in plan.devices if d.name in dbs and sonic_platform.facts(d.model.name).get("platform")}
     assert with_platform and {role for role, _platform in checked} == with_platform
@@ -77,11 +69,11 @@ def test_lossless_profiles_are_sized_from_the_platform_lookup(example):
         assert cable in lookup[int(db["PORT"][port]["speed"])]
 
 
-def test_a_broken_target_names_table_and_field(models, example):
+def test_a_broken_target_names_table_and_field(sonic_models, example):
     plan, dbs = example
     dev = plan.by_role("backend_leaf")[0]
     db = {table: {k: dict(v) for k, v in rows.items()} for table, rows in dbs[dev.name].items()}
     del db["BUFFER_PROFILE"]["egress_lossy_profile"]
-    (problem,) = sonic_yang.validate(models, db, dev.name)
+    (problem,) = sonic_yang.validate(sonic_models, db, dev.name)
     assert problem.startswith("%s: BUFFER_QUEUE/" % dev.name) and "/profile: " in problem
     assert "egress_lossy_profile" in problem
