@@ -138,6 +138,20 @@ def test_pfc_off_on_one_end_and_on_a_nic(lab):
         in got[("lab-r2-leaf01", "qos_backend_links", "Ethernet16")]
 
 
+def test_wrong_dscp_map_names_the_code_points_that_differ(lab):
+    # RoCE moved off DSCP 26 on one leaf port: the message names the code points that differ, not a fixed one.
+    plan, healthy = lab
+    states = copy.deepcopy(healthy)
+    wrong = dict(states["lab-r2-leaf01"].qos["Ethernet16"]["dscp_to_tc"])
+    roce_dscp = next(p for p, tc in wrong.items() if tc == 3)
+    wrong[roce_dscp], wrong[24] = 0, 3
+    states["lab-r2-leaf01"].qos["Ethernet16"]["dscp_to_tc"] = wrong
+    got = {(r.device, r.check, r.object): r.message for r in failures(run(plan, states))}
+    message = got[("lab-r2-leaf01", "qos_backend_links", "Ethernet16")]
+    assert "has DSCP map DSCP 24->TC 3, DSCP %s->TC 0, planned DSCP map DSCP 24->TC 0, DSCP %s->TC 3" % (
+        roce_dscp, roce_dscp) in message
+
+
 def test_server_wrong_address_and_missing_rule(lab):
     plan, healthy = lab
     states = copy.deepcopy(healthy)

@@ -9,9 +9,21 @@ def _differences(have, want):
     return [label for key, label in FIELDS if key in have and have[key] != want[key]]
 
 
-def _describe(have, keys):
-    return ", ".join("%s %s" % (label, have.get(key) if key != "dscp_to_tc" else "DSCP 26->%s"
-                                % (have.get(key) or {}).get(26)) for key, label in FIELDS if label in keys)
+# Enough DSCP entries to see a wrong map (usually the profile's RoCE and CNP code points) in one line.
+SHOWN_DSCP = 4
+
+
+def _describe(have, keys, other):
+    """``have``'s values of the fields named in ``keys``; for the DSCP map only the code points on which
+    it differs from ``other`` (the other side of the comparison)."""
+    def value(key):
+        if key != "dscp_to_tc":
+            return have.get(key)
+        mine, theirs = have.get(key) or {}, other.get(key) or {}
+        points = sorted(p for p in set(mine) | set(theirs) if mine.get(p) != theirs.get(p))
+        return ", ".join("DSCP %s->TC %s" % (p, mine.get(p, "none")) for p in points[:SHOWN_DSCP]) + (
+            " (+%d more)" % (len(points) - SHOWN_DSCP) if len(points) > SHOWN_DSCP else "")
+    return ", ".join("%s %s" % (label, value(key)) for key, label in FIELDS if label in keys)
 
 
 class _QosCheck(Check):
@@ -38,7 +50,7 @@ class _QosCheck(Check):
         if not wrong:
             return [self.result(d0, p0, PASS, "%s: PFC %s, ECN %s on both ends" % (link, want["pfc"], want["ecn"]))]
         return [self.result(device, port, FAIL, "%s %s has %s, planned %s (link %s): apply the QoS profile to it"
-                            % (device, port, _describe(have, diff), _describe(want, diff), link))
+                            % (device, port, _describe(have, diff, want), _describe(want, diff, have), link))
                 for device, port, have, diff in wrong]
 
 
@@ -105,7 +117,7 @@ class QosNicLeaf(_QosCheck):
         diff = _differences(have, want)
         if diff:
             return [self.result(device, port, FAIL, "%s %s has %s, planned %s (server port; NIC side not checked: %s): "
-                                "apply the QoS profile to it" % (device, port, _describe(have, diff),
-                                                                 _describe(want, diff), why))]
+                                "apply the QoS profile to it" % (device, port, _describe(have, diff, want),
+                                                                 _describe(want, diff, have), why))]
         return [self.result(device, port, PASS, "%s %s: PFC %s, ECN %s as planned (NIC side not checked: %s)"
                             % (device, port, want["pfc"], want["ecn"], why))]
