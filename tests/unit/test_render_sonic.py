@@ -136,6 +136,22 @@ def test_deploy_target_keeps_platform_fields_and_replaces_our_tables(dbs):
     assert target_config(target, dbs["lab-r0-leaf01"]) == target  # a second deploy changes nothing
 
 
+def test_deploy_keeps_the_qos_of_a_switch_whose_build_has_none(dbs):
+    # A frontend or OOB switch renders no QoS: its factory QoS stays; a backend leaf's is replaced whole.
+    from gpufabric.render.sonic_deploy import target_config
+    factory = {"DSCP_TO_TC_MAP": {"AZURE": {"0": "1"}}, "PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "AZURE"}},
+               "BUFFER_PG": {"Ethernet0|0": {"profile": "ingress_lossy_profile"}},
+               "SNMP_COMMUNITY": {"operators-own": {"TYPE": "RO"}}}
+    frontend = next(name for name, db in dbs.items() if "VLAN" in db and "PORT_QOS_MAP" not in db)
+    kept = target_config(factory, dbs[frontend])
+    assert {t: kept[t] for t in factory} == factory
+    leaf = target_config(factory, dbs["lab-r0-leaf01"])
+    assert leaf["DSCP_TO_TC_MAP"] == dbs["lab-r0-leaf01"]["DSCP_TO_TC_MAP"] and "AZURE" not in leaf["DSCP_TO_TC_MAP"]
+    assert leaf["PORT_QOS_MAP"] == dbs["lab-r0-leaf01"]["PORT_QOS_MAP"]
+    # Communities are secrets the build never renders: the switch keeps the operator's.
+    assert leaf["SNMP_COMMUNITY"] == factory["SNMP_COMMUNITY"]
+
+
 def test_frr_conf_leaves_out_frrs_defaults_and_writes_other_values(files):
     # frr-reload deletes and re-adds every line FRR's running config lacks, and FRR shows no defaults.
     import yaml

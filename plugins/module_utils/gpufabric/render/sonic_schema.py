@@ -54,3 +54,8 @@ def owned_tables():
     tables = _tables()
     return (sorted(n for n, s in tables.items() if not s.get("merge")),
             sorted(n for n, s in tables.items() if s.get("merge")))
+
+
+def table_groups():
+    """table -> its group (e.g. qos) for the tables deploy owns only where the build renders that group."""
+    return {name: spec["group"] for name, spec in _tables().items() if spec.get("group")}
