@@ -1,8 +1,9 @@
 """ICMP reachability from inside a namespace, many probes in one process; and a steady flow for loss tests.
 
 Run as ``ip netns exec NS python3 probe.py TIMEOUT SRC=DST,DST ...``; prints JSON {"SRC>DST": true|false}.
-``ip netns exec NS python3 probe.py flow RATE SRC DST`` sends RATE echoes per second until SIGTERM or
-SIGINT, then prints JSON {"sent", "received", "lost": [sequence numbers without a reply]}.
+``ip netns exec NS python3 probe.py flow RATE SRC=DST ...`` sends RATE echoes per second on each pair, prints
+{"ready": true} once every pair has answered, and at SIGTERM or SIGINT
+{"SRC>DST": {"sent": n, "lost": [sequence numbers without a reply]}} (twin/traffic.py drives it).
 Each echo leaves from its source address, so the server's per-NIC policy routing chooses the NIC.
 """
 import json
@@ -74,47 +75,75 @@ def probe(pairs, timeout=2.0, tries=3):
     return {key: key in answered for key in pending}
 
 
-def flow(src, dst, rate, grace=1.0):
-    """Echo requests from ``src`` to ``dst`` at ``rate`` per second until SIGTERM/SIGINT; then waits
-    ``grace`` seconds for the last replies. Returns (sent, set of answered sequence numbers)."""
+def flow(pairs, rate, stopped, grace=1.0, ready=None):
+    """Echo requests from each (source, destination) of ``pairs`` at ``rate`` per second each until
+    ``stopped()`` is true, then ``grace`` seconds more for the last replies. ``ready`` is called once,
+    when every pair has had a reply. Returns {(src, dst): (sent, set of answered sequence numbers)}."""
+    ident = os.getpid() & 0xFFFF
+    sockets = {}
+    for src, _dst in pairs:
+        if src not in sockets:
+            sockets[src] = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
+            sockets[src].bind((src, 0))
+    by_socket = {sock: src for src, sock in sockets.items()}
+    sent = dict.fromkeys(pairs, 0)
+    answered = {pair: set() for pair in pairs}
+    next_send, until = time.monotonic(), None
+    while until is None or time.monotonic() < until:
+        now = time.monotonic()
+        if until is None and stopped():
+            until = now + grace
+        if until is None and now >= next_send:
+            for src, dst in pairs:
+                sent[(src, dst)] += 1
+                try:
+                    sockets[src].sendto(_echo(ident, sent[(src, dst)] & 0xFFFF), (dst, 0))
+                except OSError:
+                    pass                   # no route right now: counted as lost
+            next_send += 1.0 / rate
+        try:
+            ready_socks, _w, _x = select.select(list(sockets.values()), [], [], 0.01)
+        except InterruptedError:
+            continue
+        for sock in ready_socks:
+            data, addr = sock.recvfrom(2048)
+            ihl = (data[0] & 0x0F) * 4
+            kind, _code, _sum, rid, rseq = struct.unpack("!BBHHH", data[ihl:ihl + 8])
+            key = (by_socket[sock], addr[0])
+            if kind == 0 and rid == ident and key in answered:
+                answered[key].add(rseq)
+        if ready and all(answered.values()):
+            ready()
+            ready = None
+    for sock in sockets.values():
+        sock.close()
+    return {pair: (sent[pair], answered[pair]) for pair in pairs}
+
+
+def _run_flow(argv):
+    """``flow RATE SRC=DST ...``: prints {"ready": true} once every pair answered, and on SIGTERM or SIGINT
+    {"SRC>DST": {"sent": n, "lost": [sequence numbers without a reply]}}."""
     import signal
     stop = []
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_a: stop.append(1))
-    ident = os.getpid() & 0xFFFF
-    sock = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
-    sock.bind((src, 0))
-    sent, answered, next_send, until = 0, set(), time.monotonic(), None
-    while until is None or time.monotonic() < until:
-        now = time.monotonic()
-        if stop and until is None:
-            until = now + grace
-        if until is None and now >= next_send:
-            sent += 1
-            try:
-                sock.sendto(_echo(ident, sent & 0xFFFF), (dst, 0))
-            except OSError:
-                pass                   # no route right now: counted as lost
-            next_send += 1.0 / rate
-        try:
-            ready, _w, _x = select.select([sock], [], [], 0.01)
-        except InterruptedError:
-            continue
-        if ready:
-            data, addr = sock.recvfrom(2048)
-            ihl = (data[0] & 0x0F) * 4
-            kind, _code, _sum, rid, rseq = struct.unpack("!BBHHH", data[ihl:ihl + 8])
-            if kind == 0 and rid == ident and addr[0] == dst:
-                answered.add(rseq)
-    sock.close()
-    return sent, answered
+    pairs = [tuple(arg.split("=", 1)) for arg in argv[1:]]
+
+    def ready():
+        sys.stdout.write(json.dumps({"ready": True}) + "\n")
+        sys.stdout.flush()
+
+    result = flow(pairs, float(argv[0]), lambda: bool(stop), ready=ready)
+    out = {}
+    for (src, dst), (sent, answered) in result.items():
+        out["%s>%s" % (src, dst)] = {"sent": sent,
+                                     "lost": [n for n in range(1, sent + 1) if (n & 0xFFFF) not in answered]}
+    sys.stdout.write(json.dumps(out) + "\n")
 
 
 def main(argv):
     if argv[0] == "flow":
-        sent, answered = flow(argv[2], argv[3], float(argv[1]))
-        lost = [n for n in range(1, sent + 1) if (n & 0xFFFF) not in answered]
-        sys.stdout.write(json.dumps({"sent": sent, "received": sent - len(lost), "lost": lost}) + "\n")
+        _run_flow(argv[1:])
         return
     timeout = float(argv[0])
     pairs = []

@@ -1,0 +1,45 @@
+"""The loss flow's pairs (one per rail, across scalable units) and the probe's flow loop."""
+import os
+
+import pytest
+from conftest import load_example
+
+from gpufabric.plan import build_plan
+from gpufabric.twin.desired import TwinError
+from gpufabric.twin.traffic import cross_su_pairs
+from gpufabric.validate import probe
+
+
+@pytest.mark.parametrize("example, shift", [("lab", 1), ("tor-lab", 1), ("planes-3tier-small", 0)])
+def test_one_pair_per_rail_across_scalable_units(example, shift):
+    plan = build_plan(load_example(example))
+    pairs = cross_su_pairs(plan)
+    rails = len(plan.device(pairs[0].src).model.backend_nics)
+    assert [p.src_nic.rail for p in pairs] == list(range(rails))
+    for p in pairs:
+        assert plan.device(p.src).su != plan.device(p.dst).su
+        assert p.dst_nic.rail == (p.src_nic.rail + shift) % rails   # across rail planes there is no path
+        assert p.src_nic.device == p.src and p.dst_nic.device == p.dst
+    assert len({p.src for p in pairs}) > 1 and len({p.dst for p in pairs}) > 1
+
+
+def test_same_rail_when_asked():
+    pairs = cross_su_pairs(build_plan(load_example("lab")), cross_rail=False)
+    assert all(p.src_nic.rail == p.dst_nic.rail for p in pairs)
+
+
+def test_one_scalable_unit_is_refused_by_name():
+    with pytest.raises(TwinError, match="needs servers in two scalable units; ro has 1"):
+        cross_su_pairs(build_plan(load_example("railonly-small")))
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="raw ICMP sockets need root")
+def test_flow_counts_every_echo_and_its_reply_on_loopback():
+    started = []
+    calls = iter(range(1000))
+    # stopped() is polled every 10 ms or less; about 30 polls is 0.3 s, several sends at 50/s.
+    result = probe.flow([("127.0.0.1", "127.0.0.1"), ("127.0.0.1", "127.0.0.2")], 50,
+                        lambda: next(calls) > 30, grace=0.3, ready=lambda: started.append(1))
+    assert started == [1]
+    for sent, answered in result.values():
+        assert sent >= 2 and answered == set(range(1, sent + 1))
