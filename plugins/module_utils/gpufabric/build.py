@@ -14,6 +14,7 @@ import time
 
 from .docs import render_docs
 from .export import plan_files
+from .gc_pause import allocation_heavy
 from .render import yaml_text
 from .render.linux_host import render_server
 from .render.sonic import render_device
@@ -94,6 +95,7 @@ STAGES = {
 }
 
 
+@allocation_heavy
 def render_all(plan, stages=None, devices=None, progress=None):
     """{relative path: text}, sorted by path: the whole build of one cluster (or the ``stages`` and
     ``devices`` selected), the same bytes on every run. ``progress(stage, count, seconds)`` hears of

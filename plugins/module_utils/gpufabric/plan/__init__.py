@@ -14,6 +14,7 @@ already allocated. The steps, each in its own module:
     model      Plan, Device, Link, LinkEnd, Rack: what every later stage reads
 """
 from ..catalog import Catalog
+from ..gc_pause import allocation_heavy
 from ..spec import validate
 from ..summary import summarize
 from . import cabling, devices
@@ -25,6 +26,7 @@ from .placement import Placement
 from .sizing import size
 
 
+@allocation_heavy
 def build_plan(raw_spec):
     """Validate a spec (a dict as read from YAML) and return its Plan."""
     spec = validate(raw_spec)

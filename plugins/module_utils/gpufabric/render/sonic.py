@@ -2,6 +2,7 @@
 import functools
 import json
 import os
+from json.encoder import encode_basestring_ascii as _string
 
 from .sonic_config_db import config_db
 
@@ -25,7 +26,35 @@ def _frr_template():
 
 def config_db_json(cfg):
     # The layout `config save` writes, so a diff against a saved device config stays readable.
-    return json.dumps(config_db(cfg), indent=4, sort_keys=True) + "\n"
+    return indented_json(config_db(cfg)) + "\n"
+
+
+def indented_json(value, indent=""):
+    """The text of ``json.dumps(value, indent=4, sort_keys=True)``, written here because the standard
+    library's C encoder does no indenting and its Python one is most of the time of a switch config.
+    Strings, nearly every value of a config_db, go through the C string encoder without a call of their own."""
+    kind = type(value)
+    if kind is str:
+        return _string(value)
+    if kind is dict:
+        if not value:
+            return "{}"
+        if not all(type(key) is str for key in value):
+            return json.dumps(value, indent=4, sort_keys=True).replace("\n", "\n" + indent)
+        inner = indent + "    "
+        parts = []
+        for key in sorted(value):
+            item = value[key]
+            parts.append("%s%s: %s" % (inner, _string(key), _string(item) if type(item) is str
+                                       else indented_json(item, inner)))
+        return "{\n%s\n%s}" % (",\n".join(parts), indent)
+    if kind is list or kind is tuple:
+        if not value:
+            return "[]"
+        inner = indent + "    "
+        return "[\n%s\n%s]" % (",\n".join(inner + (_string(item) if type(item) is str else indented_json(item, inner))
+                                          for item in value), indent)
+    return json.dumps(value)
 
 
 def frr_conf(cfg):
