@@ -20,7 +20,7 @@ SHOWN_PATHS = 50
 class ActionModule(PlannedAction):
     PROGRESS = "build"
     _VALID_ARGS = frozenset(("spec", "build_dir", "devices", "tenants", "yang_models", "check_stage", "drain",
-                             "undrain"))
+                             "undrain", "replace", "restore"))
 
     def planned(self, result, args, task_vars):
         progress = self.progress

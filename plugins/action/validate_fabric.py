@@ -32,8 +32,9 @@ def _var(hostvars, host, key, default=None):
 
 class ActionModule(PlannedAction):
     PROGRESS = "validate"
-    _VALID_ARGS = frozenset(("spec", "build_dir", "drain", "undrain", "transport", "max_workers", "fail_on_failure",
-                             "include", "exclude", "thresholds", "networks", "devices", "lldp_socket", "config_db_dir"))
+    _VALID_ARGS = frozenset(("spec", "build_dir", "drain", "undrain", "replace", "restore", "transport", "max_workers",
+                             "fail_on_failure", "include", "exclude", "thresholds", "networks", "devices", "lldp_socket",
+                             "config_db_dir"))
 
     def _transport_of(self, host, hostvars, default):
         if default != "auto":

@@ -36,3 +36,17 @@ options:
     type: list
     elements: str
 """
+
+    # The actions that plan with a failed server swapped for a spare for this task (gpucluster.fabric.plan_source.swap).
+    SWAP = r"""
+options:
+  replace:
+    description:
+      - Failed servers and the spare standing in for each (C({failed: spare})), on top of the spec's
+        C(maintenance.replaced) for this task only (C(playbooks/spare.yml)).
+    type: dict
+  restore:
+    description: Failed servers whose swap is dropped from C(maintenance.replaced) for this task only.
+    type: list
+    elements: str
+"""

@@ -28,6 +28,7 @@ extends_documentation_fragment:
   - gpucluster.fabric.plan_source
   - gpucluster.fabric.plan_source.build_dir
   - gpucluster.fabric.plan_source.drain
+  - gpucluster.fabric.plan_source.swap
 options:
   transport:
     description:

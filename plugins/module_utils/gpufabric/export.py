@@ -3,6 +3,7 @@ import json
 import os
 import tempfile
 
+from .day2.spares import server_state
 from .ipam import cidr, fmt
 from .spec import port_mtu
 
@@ -47,6 +48,8 @@ def groups_of(dev, be_pods=False, fe_pods=False):
         groups.append("pod_%02d" % (dev.pod + 1))
     if fe_pods and dev.role in ("frontend_leaf", "frontend_spine"):
         groups.append("frontend_pod_%02d" % (dev.pod + 1))
+    if dev.spare:
+        groups.append("spare_servers")
     groups.append("rack_" + dev.rack.name.replace("-", "_"))
     return groups
 
@@ -85,6 +88,7 @@ def hostvars(plan):
             # an inventory's values at scale, and its plays read them from build/<cluster>/devices/ (the
             # structured config) instead, so holding them per host would only slow Ansible down.
             fab["interfaces"] = interfaces(dev, mtus)
+            fab.update(server_state(plan, dev))
         out[dev.name] = {"ansible_host": fmt(dev.mgmt), "fabric": fab}
     return out
 
@@ -123,6 +127,8 @@ def plan_dict(plan):
             d["server_summary_ipv4"] = cidr(*dev.server_block)
         if dev.frontend_ip is not None:
             d["frontend_ipv4"] = cidr(dev.frontend_ip, dev.frontend_block[1])
+        if dev.role == "gpu_server":
+            d.update(server_state(plan, dev))
         devices.append(d)
     links = []
     for link in plan.links:

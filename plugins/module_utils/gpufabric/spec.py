@@ -174,6 +174,9 @@ SPEC = Section("The cluster spec.", {
                      minimum=1, required=True),
         "per_rack": Int("Servers per rack (power and cooling decide this: about 10 kW per XE9680).",
                         minimum=1, default=4),
+        "spares_per_unit": Int("Hot spares per scalable unit: the last N server positions of every unit are "
+                               "reserved for spares, cabled and addressed like the others (they share the unit's "
+                               "rail leaves). `count` counts them. See docs/operations.md.", minimum=0, default=0),
     }, required=True),
     "backend": Section("The GPU-to-GPU (RoCEv2) fabric.", {
         "design": Choice("Backend topology (see docs/topology.md).", list(DESIGNS), default="rail_optimized"),
@@ -238,11 +241,16 @@ SPEC = Section("The cluster spec.", {
     }),
     "docs": Section("Build documentation settings (docs/build-docs.md). Unset keys take the defaults of "
                     "data/docs_defaults.yml, quoted here.", _DOCS_FIELDS),
-    "maintenance": Section("Day-2 state (docs/operations.md): what a build renders as drained.", {
+    "maintenance": Section("Day-2 state (docs/operations.md): what a build renders as drained or replaced.", {
         "drained": List("Switches whose traffic is shifted away (AS-path prepend and the graceful-shutdown "
                         "community on everything they announce); `playbooks/drain.yml` drains for a window, this "
                         "list keeps a switch drained through every build and deploy.",
                         Str("A switch hostname of this cluster."), default=[]),
+        "replaced": MapOf("Failed servers and the hot spare standing in for each (`failed: spare`); "
+                          "`playbooks/spare.yml` swaps for a window, this map keeps a swap through every build "
+                          "and deploy. The failed server's backend leaf ports are shut and its tenant passes to "
+                          "the spare; the spare keeps its own position and addresses.",
+                          Str("A spare server's hostname (a position of servers.spares_per_unit).")),
     }),
     "layout": Section("Physical layout: rows and racks.", {
         "switches_per_rack": Int("Switches per network rack (core and pod spine racks).", minimum=1, default=16),

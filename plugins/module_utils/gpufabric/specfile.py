@@ -151,19 +151,26 @@ _INDEX = re.compile(r"^(.*)\[(\d+)\]$")
 _LAST_PLAN = {}
 
 
-def plan_spec_file(path, drain=(), undrain=()):
+def plan_spec_file(path, drain=(), undrain=(), replace=None, restore=()):
     """The plan of a spec file; a spec error names the file, line and column of its key. ``drain`` and
-    ``undrain`` change maintenance.drained for this plan only (playbooks/drain.yml)."""
+    ``undrain`` change maintenance.drained for this plan only (playbooks/drain.yml), ``replace``
+    ({failed: spare}) and ``restore`` (failed servers) maintenance.replaced (playbooks/spare.yml)."""
     from .day2.drain import with_drain
+    from .day2.spares import with_swap
     from .plan import build_plan
     stat = os.stat(path)
-    key = (os.path.realpath(path), stat.st_mtime_ns, stat.st_size, tuple(drain), tuple(undrain))
+    key = (os.path.realpath(path), stat.st_mtime_ns, stat.st_size, tuple(drain), tuple(undrain),
+           tuple(sorted((replace or {}).items())), tuple(restore))
     if key in _LAST_PLAN:
         return _LAST_PLAN[key]
     spec = read_spec(path)
     try:
         raw = spec.cluster_spec()
-        plan = build_plan(with_drain(raw, drain, undrain) if drain or undrain else raw)
+        if drain or undrain:
+            raw = with_drain(raw, drain, undrain)
+        if replace or restore:
+            raw = with_swap(raw, replace, restore)
+        plan = build_plan(raw)
     except SpecError as exc:
         raise spec.error(exc)
     _LAST_PLAN.clear()
@@ -179,7 +186,9 @@ def default_build_dir():
 def plan_for_task(args, task_vars):
     """(spec path, plan, build dir) for an action: the `spec` option or the inventory's spec, and the
     `build_dir` option or build/ in the current directory. The `drain` and `undrain` options (lists of
-    switches) change the spec's maintenance.drained for this task only (playbooks/drain.yml)."""
+    switches) change the spec's maintenance.drained for this task only (playbooks/drain.yml); `replace`
+    ({failed: spare}) and `restore` (failed servers) its maintenance.replaced (playbooks/spare.yml)."""
     path = args.get("spec") or find_spec((task_vars or {}).get("ansible_inventory_sources"))
     build_dir = os.path.normpath(args.get("build_dir") or default_build_dir())
-    return path, plan_spec_file(path, args.get("drain") or (), args.get("undrain") or ()), build_dir
+    return path, plan_spec_file(path, args.get("drain") or (), args.get("undrain") or (), args.get("replace") or None,
+                                args.get("restore") or ()), build_dir

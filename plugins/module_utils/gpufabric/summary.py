@@ -46,6 +46,11 @@ def summarize(plan):
         "backend": backend,
         "racks": len(plan.racks),
     }
+    spares = sum(1 for d in plan.servers if d.spare)
+    if spares:   # only then, so a spec without spares summarizes as before
+        out["hot_spares"] = {"servers": spares, "per_scalable_unit": plan.spec["servers"]["spares_per_unit"],
+                             "replacing": dict(sorted(plan.replaced.items()))}
+    fe = sizing.frontend
     fe = sizing.frontend
     if fe:
         out["frontend"] = {

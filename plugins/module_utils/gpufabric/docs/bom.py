@@ -39,11 +39,16 @@ def tally(devices, cables, optics):
     roles = {}
     for dev in devices:
         roles.setdefault(dev.model.name, set()).add(dev.role)
+    spares = {}
+    for dev in devices:
+        if dev.spare:
+            spares[dev.model.name] = spares.get(dev.model.name, 0) + 1
     for dev in devices:
         model = dev.model
         category = "servers" if dev.role == "gpu_server" else "switches"
+        spare = ", %d of them hot spares" % spares[model.name] if model.name in spares else ""
         bom.add(category, model.name, (model.name,), (model.name,),
-                "%s (%s)" % (model.description, ", ".join(sorted(roles[model.name]))))
+                "%s (%s%s)" % (model.description, ", ".join(sorted(roles[model.name])), spare))
     # cables differing only in their ends' devices count as one item: classify each kind once
     kinds = {}
     for cable in cables:

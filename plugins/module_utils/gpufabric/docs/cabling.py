@@ -10,6 +10,8 @@ import io
 
 from .markdown import count, table
 
+# After a hot-spare server's name in the printed plan: cabled like the others, reserved for swaps.
+SPARE_MARK = " (spare)"
 CSV_HEADER = ("cable_id", "network", "tier", "speed_gbps", "a_rack", "a_device", "a_port", "b_rack", "b_device",
               "b_port", "length_m", "stock_length_m", "media", "a_optic", "b_optic", "label_a", "label_b")
 
@@ -149,6 +151,7 @@ def render_markdown(plan, cables, rows, settings):
     by_rack = {}
     for row, cable in zip(rows, cables):
         by_rack.setdefault(cable.link.b.rack.ordinal, []).append(row)
+    spares = {d.name for d in plan.servers if d.spare}
     header = table(("Cable", "Net / tier", "Device B", "Port B", "Rack A", "Device A", "Port A", "Media",
                     "Length (m)"), [])
     for rack in plan.racks:
@@ -156,8 +159,9 @@ def render_markdown(plan, cables, rows, settings):
         if rack_rows:
             lines += ["## Rack %s" % rack.name, "", header]
             # one format per row: this table has a row per cable (hundreds of thousands at 100k GPUs)
-            lines.extend("| %s | %s %s | %s | %s | %s | %s | %s | %s %dG | %s |" % (
-                r[0], r[1], r[2], r[8], r[9], r[4], r[5], r[6], r[12], r[3], r[11]) for r in rack_rows)
+            lines.extend("| %s | %s %s | %s%s | %s | %s | %s | %s | %s %dG | %s |" % (
+                r[0], r[1], r[2], r[8], SPARE_MARK if r[8] in spares else "", r[9], r[4], r[5], r[6], r[12], r[3],
+                r[11]) for r in rack_rows)
             lines.append("")
     return "\n".join(lines)
 

@@ -38,6 +38,11 @@ def render_summary(plan, cables, settings):
     ]
     if b.get("spine_sizing"):
         facts.append(("Spines", b["spine_sizing"]))
+    if "hot_spares" in s:
+        h = s["hot_spares"]
+        swaps = ", ".join("%s replaced by %s" % kv for kv in h["replacing"].items())
+        facts.append(("Hot spares", "%d (the last %d of each scalable unit)%s" % (
+            h["servers"], h["per_scalable_unit"], "; " + swaps if swaps else "")))
     if "frontend" in s:
         f = s["frontend"]
         facts.append(("Frontend", "%s, %d tier(s), %d leaf pairs of %d servers, oversubscription %s" % (

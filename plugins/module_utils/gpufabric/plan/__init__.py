@@ -14,6 +14,7 @@ already allocated. The steps, each in its own module:
     model      Plan, Device, Link, LinkEnd, Rack: what every later stage reads
 """
 from ..catalog import Catalog
+from ..day2.spares import check_replaced
 from ..gc_pause import allocation_heavy
 from ..spec import validate
 from ..summary import summarize
@@ -36,6 +37,7 @@ def build_plan(raw_spec):
     placement, namer = Placement(spec, sizing), Namer(spec, sizing)
 
     devices.servers(plan, placement, namer)
+    plan.replaced = check_replaced(plan)
     devices.backend(plan, placement, namer)
     cabling.backend(plan)
     if sizing.frontend:

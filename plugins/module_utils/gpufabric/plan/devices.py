@@ -2,6 +2,7 @@
 superspines. A device's ``index`` is its position within its role; addresses and ASNs derive from it."""
 from typing import List, NamedTuple
 
+from ..day2.spares import spare_threshold
 from .clos import ceil_div
 from .model import Device
 
@@ -15,11 +16,13 @@ class Tiers(NamedTuple):
 def servers(plan, placement, namer):
     sizing, per_rack = plan.sizing, plan.spec["servers"]["per_rack"]
     model = sizing.server_model
+    first_spare = spare_threshold(plan.spec, sizing.servers_per_unit)
     for i in range(sizing.servers):
         unit, pos = divmod(i, sizing.servers_per_unit)
         rack = placement.rack(unit, pos // per_rack)
         dev = Device(namer.name("server", n=i + 1, index=i, su=unit + 1, rack=rack.name), "gpu_server",
                      model, i, rack, pos % per_rack, su=unit)
+        dev.spare = pos >= first_spare
         plan.servers.append(plan.add(dev))
     return plan.servers
 

@@ -24,7 +24,7 @@ class Rack:
 class Device:
     __slots__ = ("name", "role", "model", "index", "rail", "su", "pod", "plane", "side", "rack", "slot",
                  "asn", "loopback", "loopback6", "mgmt", "bmc", "server_block", "frontend_ip", "frontend_block",
-                 "links")
+                 "links", "spare")
 
     def __init__(self, name, role, model, index, rack, slot, rail=None, su=None, pod=None, plane=None, side=None):
         self.name = name
@@ -47,6 +47,7 @@ class Device:
         self.frontend_ip = None    # server: frontend bond address; leaf: its SVI address
         self.frontend_block = None  # (base, prefix) of the pair's server subnet
         self.links = []
+        self.spare = False         # server: a hot-spare position (servers.spares_per_unit)
 
     def ends(self):
         """This device's end of each of its links, in cabling order."""
@@ -137,6 +138,7 @@ class Plan:
         self.summary = {}
         self.mgmt_prefix = None   # the flat management network: prefix length and gateway (int)
         self.mgmt_gateway = None
+        self.replaced = {}        # {failed server: the spare standing in for it} (day2/spares.py)
         self._by_name = None
 
     def add(self, device):

@@ -4,6 +4,7 @@ One dict per switch (see docs/switch-config.md for the model). Renderers for a N
 never the plan, so a second NOS is a second renderer over the same data.
 """
 from ..day2.drain import drain_config, drained_switches
+from ..day2.spares import shut_failed_ports
 from ..ipam import cidr, fmt
 from .bgp import bgp_config
 from .context import FabricContext
@@ -97,4 +98,5 @@ def structured_configs(plan, names=None):
         # Only a drained switch carries the key, so an undrained build is byte for byte what it was.
         if name in out:
             out[name]["bgp"]["drain"] = drain_config(out[name]["bgp"]["asn"])
+    shut_failed_ports(plan, out)
     return out
