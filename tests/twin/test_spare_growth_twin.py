@@ -1,0 +1,158 @@
+"""A hot-spare swap and a one-SU growth on a twin, end to end through the playbooks, each ending with
+validation at 0 FAIL; the growth's deploy changes exactly the switches the two plans say must change.
+
+The twin is the lab with one hot spare per scalable unit (cluster `spr`, its own namespaces) and tenant
+alpha on lab servers 1 and 3, so the swap moves a tenant too. One bring-up, one growth.
+Needs root, FRR, lldpd and nftables; skipped with the reason otherwise. About 4 minutes: run it alone,
+under the twin lock (`flock /tmp/gpufabric-twin.lock pytest tests/twin/test_spare_growth_twin.py`).
+"""
+import copy
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+import yaml
+
+from gpufabric import build, plan as planning, specfile, twin
+from gpufabric.day2 import growth
+from gpufabric.tenants import parse_assignment, plan_servers
+from gpufabric.tenants.state import assignment_for, write_running
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+REASON = twin.preflight() or (None if shutil.which("nft") else "nft is missing (apt-get install nftables)")
+pytestmark = pytest.mark.skipif(REASON is not None, reason="spare and growth on the twin: %s" % REASON)
+CLUSTER = "spr"
+TENANTS = {"isolation": "acl", "tenants": {"alpha": {"servers": ["spr-gpu0001", "spr-gpu0003"]}}}
+TIMES = {}
+
+
+def spec(count):
+    raw = copy.deepcopy(specfile.load_spec(os.path.join(ROOT, "inventories", "lab", "lab.topology.yml")))
+    raw["cluster"]["name"] = CLUSTER
+    raw["servers"].update(count=count, spares_per_unit=1)
+    return dict(raw, plugin="gpucluster.fabric.topology")
+
+
+def write_inventory(inventory, count):
+    with open(os.path.join(inventory, "spr.topology.yml"), "w") as f:
+        yaml.safe_dump(spec(count), f, sort_keys=False)
+
+
+def plan_of(inventory, build_dir):
+    plan = planning.build_plan(specfile.load_spec(os.path.join(inventory, "spr.topology.yml")))
+    assignment_for(plan, build_dir)
+    return plan
+
+
+@pytest.fixture(scope="module")
+def fabric(tmp_path_factory):
+    inventory, build_dir = str(tmp_path_factory.mktemp("inventory")), str(tmp_path_factory.mktemp("build"))
+    shutil.copytree(os.path.join(ROOT, "inventories", "lab-twin", "group_vars"), os.path.join(inventory, "group_vars"))
+    oob = os.path.join(inventory, "group_vars", "oob_switch.yml")
+    with open(oob) as f:
+        text = f.read().replace("lab-oob", CLUSTER + "-oob").replace("gpufabric-twin/lab/", "gpufabric-twin/%s/" % CLUSTER)
+    with open(oob, "w") as f:
+        f.write(text)
+    write_inventory(inventory, 4)
+    plan = planning.build_plan(specfile.load_spec(os.path.join(inventory, "spr.topology.yml")))
+    write_running(build_dir, CLUSTER, parse_assignment(TENANTS, plan_servers(plan)))
+    plan = plan_of(inventory, build_dir)
+    wanted = twin.build_twin(plan, build.render_all(plan))
+    twin.down(wanted.cluster, wanted.namespaces)
+    twin.up(wanted, timeout=60)
+    yield inventory, build_dir
+    grown = plan_of(inventory, build_dir)
+    twin.down(CLUSTER, twin.build_twin(grown, build.render_all(grown)).namespaces)
+
+
+def play(inventory, build_dir, playbook, *extra):
+    """(return code, {host: changed count}, output, seconds) of a playbook on the twin."""
+    env = dict(os.environ, ANSIBLE_STDOUT_CALLBACK="ansible.posix.json", ANSIBLE_DEPRECATION_WARNINGS="false")
+    started = time.monotonic()
+    proc = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), "-i", inventory,
+                           os.path.join(ROOT, "playbooks", playbook), "-e", "build_dir=%s" % build_dir] + list(extra),
+                          cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    seconds = round(time.monotonic() - started, 1)
+    out = json.loads(proc.stdout[proc.stdout.index("{"):]) if "{" in proc.stdout else {}
+    changed = {host: s["changed"] for host, s in out.get("stats", {}).items()}
+    return proc.returncode, changed, proc.stdout[-4000:] + proc.stderr[-2000:], seconds
+
+
+def changed_switches(changed):
+    return sorted(h for h, n in changed.items() if n and h != "localhost")
+
+
+def failures(plan, settle_s=30):
+    deadline = time.monotonic() + settle_s
+    while True:
+        report = twin.verify(plan)
+        bad = [r for r in report["results"] if r.status in ("FAIL", "ERROR")]
+        if not bad or time.monotonic() > deadline:
+            return bad, report
+        time.sleep(2)
+
+
+def test_spare_swap_and_back(fabric):
+    inventory, build_dir = fabric
+    plan = plan_of(inventory, build_dir)
+    leaves = sorted({e.peer.name for e in plan.device("spr-gpu0001").ends() if e.link.network == "backend"})
+
+    code, changed, out, TIMES["swap"] = play(inventory, build_dir, "spare.yml", "-e", "failed=spr-gpu0001",
+                                             "-e", "spare=spr-gpu0002")
+    assert code == 0, out
+    assert changed_switches(changed) == leaves
+    swapped = planning.build_plan(dict(spec(4), maintenance={"replaced": {"spr-gpu0001": "spr-gpu0002"}}))
+    assignment_for(swapped, build_dir)
+    bad, report = failures(swapped)
+    assert bad == [], bad
+    isolation = [r for r in report["results"] if r.check == "tenant_isolation" and r.device == "spr-gpu0002"]
+    assert isolation and all(r.status == "PASS" and "tenant alpha" in r.message for r in isolation)
+
+    code, changed, out, TIMES["swap again"] = play(inventory, build_dir, "spare.yml", "-e", "failed=spr-gpu0001",
+                                                   "-e", "spare=spr-gpu0002")
+    assert code == 0, out
+    assert changed_switches(changed) == []
+
+    code, changed, out, TIMES["restore"] = play(inventory, build_dir, "spare.yml", "-e", "failed=spr-gpu0001",
+                                                "-e", "spare_state=restored")
+    assert code == 0, out
+    assert changed_switches(changed) == leaves
+    bad, _report = failures(plan_of(inventory, build_dir))
+    assert bad == [], bad
+
+
+def test_growth_by_one_scalable_unit(fabric):
+    inventory, build_dir = fabric
+    old_plan = plan_of(inventory, build_dir)
+    code, _changed, out, _s = play(inventory, build_dir, "build.yml")     # the build before the growth
+    assert code == 0, out
+    write_inventory(inventory, 6)
+    new_plan = plan_of(inventory, build_dir)
+    must = growth.must_change(old_plan, new_plan)
+
+    code, _changed, out, TIMES["growth.yml"] = play(inventory, build_dir, "growth.yml")
+    assert code == 0, out
+    with open(os.path.join(build_dir, CLUSTER + ".growth.md")) as f:
+        document = f.read()
+    assert "%d new cables, 0 to move, 0 to remove" % (len(new_plan.links) - len(old_plan.links)) in document
+
+    # The new racks' devices come up blank, the way racked switches wait for their first deploy.
+    started = time.monotonic()
+    twin.up(twin.build_twin(new_plan, build.render_all(new_plan)), frr_config="blank")
+    TIMES["twin: new namespaces"] = round(time.monotonic() - started, 1)
+    code, changed, out, TIMES["deploy.yml"] = play(inventory, build_dir, "deploy.yml")
+    assert code == 0, out
+    assert changed_switches(changed) == must
+    started = time.monotonic()
+    bad, _report = failures(new_plan, settle_s=60)
+    TIMES["converged and validated"] = round(time.monotonic() - started, 1)
+    assert bad == [], bad
+
+    code, changed, out, TIMES["deploy.yml again"] = play(inventory, build_dir, "deploy.yml")
+    assert code == 0, out
+    assert changed_switches(changed) == []
+    print("\nspare and growth on the twin, seconds: %s" % json.dumps(TIMES))
