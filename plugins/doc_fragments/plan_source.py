@@ -42,7 +42,7 @@ options:
 options:
   replace:
     description:
-      - Failed servers and the spare standing in for each (C({failed: spare})), on top of the spec's
+      - A mapping of failed server to the spare standing in for it, on top of the spec's
         C(maintenance.replaced) for this task only (C(playbooks/spare.yml)).
     type: dict
   restore:
