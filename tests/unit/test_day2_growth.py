@@ -78,3 +78,12 @@ def test_a_change_that_is_not_growth_is_told_apart(lab_growth):
     found = growth.compare_builds(old_files, files, plan)
     assert found["must"] == [] and found["delta"]["new"] == []
     assert set(found["unexpected"]) >= {d.name for d in plan.devices if d.role == "backend_spine"}
+
+
+def test_growth_within_the_last_unit_changes_its_leaves_and_pair():
+    (old_plan, old_files), (new_plan, new_files) = grown(3), grown(4)
+    changed = growth.changed_switches(old_files, new_files)
+    assert changed == growth.must_change(old_plan, new_plan)
+    assert [s for s in changed if "-leaf02" in s and s.startswith("lab-r")] == \
+        ["lab-r%d-leaf02" % rail for rail in range(new_plan.summary["rails"])]
+    assert not [s for s in changed if "spine" in s]
