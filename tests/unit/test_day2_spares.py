@@ -126,3 +126,17 @@ def test_with_swap_adds_and_restores_on_top_of_the_spec():
     assert swapped["maintenance"]["replaced"] == {"lab-gpu0003": "lab-gpu0004", "lab-gpu0001": "lab-gpu0002"}
     assert spares.with_swap(swapped, restore=["lab-gpu0001"])["maintenance"]["replaced"] == {"lab-gpu0003": "lab-gpu0004"}
     assert raw["maintenance"]["replaced"] == {"lab-gpu0003": "lab-gpu0004"}   # the input is not changed
+
+
+def test_a_tenant_change_over_a_swapped_plan_keeps_the_stand_in():
+    """tenants.yml renders its phases by attaching assignments and putting the previous one back."""
+    from gpufabric.tenants.change import plan_change
+    plan = build_plan(lab(1, {"lab-gpu0001": "lab-gpu0002"}))
+    old = parse_assignment({"isolation": "acl", "tenants": {"alpha": {"servers": ["lab-gpu0001"]}}}, plan_servers(plan))
+    new = parse_assignment({"isolation": "acl", "tenants": {"alpha": {"servers": ["lab-gpu0001", "lab-gpu0003"]}}},
+                           plan_servers(plan))
+    attach(plan, old)
+    change = plan_change(plan, old, new)
+    assert [m["server"] for m in change["moves"]] == ["lab-gpu0003"]
+    assert attached(plan).tenant_of("lab-gpu0002") == "alpha"
+    assert attached(plan).tenant_of("lab-gpu0001") == "free"

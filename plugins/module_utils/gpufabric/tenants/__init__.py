@@ -9,23 +9,29 @@ from .assignment import (FREE_POOL, Assignment, AssignmentError, load_assignment
 
 
 def attach(plan, assignment):
-    """Give the plan its tenant assignment (or None): the build renders isolation from it. A spare standing
-    in for a failed server holds that server's tenant, and the failed server goes to the free pool
-    (maintenance.replaced, day2/spares.py); the assignment file keeps naming the failed server."""
-    if assignment is not None and plan.replaced:
-        assignment = with_stand_ins(assignment, plan)
+    """Give the plan its tenant assignment (or None): the build renders isolation from it (see attached)."""
     plan.tenant_assignment = assignment
+    attached(plan)   # a spare already in a tenant is refused here, not later in a renderer
     return plan
 
 
-def with_stand_ins(assignment, plan):
+def attached(plan):
+    """The assignment the fabric enforces: the attached one, with each spare standing in for a failed server
+    (maintenance.replaced, day2/spares.py) holding that server's tenant and the failed server in the free
+    pool. The attached assignment keeps naming the failed server, so the restore gives its tenant back."""
+    assignment = getattr(plan, "tenant_assignment", None)
+    if assignment is None or not getattr(plan, "replaced", None):
+        return assignment
+    cached = getattr(plan, "_stood_in", None)
+    if cached is None or cached[0] is not assignment:
+        cached = plan._stood_in = (assignment, _with_stand_ins(assignment, plan))
+    return cached[1]
+
+
+def _with_stand_ins(assignment, plan):
     taken = [(s, assignment.tenant_of(s)) for s in plan.replaced.values() if assignment.tenant_of(s) != FREE_POOL]
     if taken:
         raise AssignmentError(["maintenance.replaced: spare %s is in tenant %s: a spare stands in from the free pool; "
                                "take it out of the tenant file" % taken[0]])
     tenants = {name: [plan.replaced.get(s, s) for s in members] for name, members in assignment.tenants.items()}
     return Assignment(tenants, [d.name for d in plan.servers], assignment.isolation)
-
-
-def attached(plan):
-    return getattr(plan, "tenant_assignment", None)
