@@ -43,3 +43,33 @@ def test_flow_counts_every_echo_and_its_reply_on_loopback():
     assert started == [1]
     for sent, answered in result.values():
         assert sent >= 2 and answered == set(range(1, sent + 1))
+
+
+def test_probe_paces_its_echoes_below_the_kernels_receive_backlog(monkeypatch):
+    # Thousands of peers: the echoes leave in bursts of at most BURST, with a read between two bursts.
+    bursts, current = [], [0]
+
+    class FakeSocket:
+        def __init__(self, *_args):
+            pass
+
+        def bind(self, _addr):
+            pass
+
+        def sendto(self, _data, _addr):
+            current[0] += 1
+
+        def close(self):
+            pass
+
+    def fake_select(socks, _w, _x, _timeout):
+        bursts.append(current[0])
+        current[0] = 0
+        return [], [], []
+
+    monkeypatch.setattr(probe.socket, "socket", FakeSocket)
+    monkeypatch.setattr(probe.select, "select", fake_select)
+    pairs = [("10.0.0.1", "10.1.%d.%d" % (i // 250, i % 250)) for i in range(2040)]
+    got = probe.probe(pairs, timeout=0.3, tries=1)
+    assert set(got.values()) == {False}                 # nobody answers a fake socket
+    assert max(bursts) == probe.BURST and sum(bursts) == len(pairs)

@@ -30,6 +30,14 @@ def _echo(ident, seq):
     return struct.pack("!BBHHH", 8, 0, _checksum(header + payload), ident, seq) + payload
 
 
+# Echoes sent at once, then a pause to read replies. A server of a large fabric probes thousands of peers;
+# sent in one burst they overflow the kernel's per-CPU receive backlog (net.core.netdev_max_backlog, 1,000
+# packets by default), which every veth of a twin shares, and most are dropped before any reply (measured:
+# 505,293 of 522,240 pairs "unreachable" on a 256-server twin). A real fabric's NICs pace too.
+BURST = 100
+BURST_GAP = 0.005
+
+
 def probe(pairs, timeout=2.0, tries=3):
     """{(src, dst): reachable} for ICMP echo from each source address to each destination."""
     ident = os.getpid() & 0xFFFF
@@ -52,17 +60,19 @@ def probe(pairs, timeout=2.0, tries=3):
     resend_every = timeout / tries
     next_send = 0.0
     by_seq = {s: key for key, s in pending.items()}
+    unsent = []
     while time.monotonic() < deadline and len(answered) < len(pending):
         now = time.monotonic()
-        if now >= next_send:
-            for (src, dst), s in pending.items():
-                if (src, dst) not in answered and src in sockets:
-                    try:
-                        sockets[src].sendto(_echo(ident, s), (dst, 0))
-                    except OSError:
-                        pass
+        if not unsent and now >= next_send:
+            unsent = [key for key in pending if key not in answered and key[0] in sockets]
             next_send = now + resend_every
-        ready, _w, _x = select.select(list(sockets.values()), [], [], 0.05)
+        for src, dst in unsent[:BURST]:
+            try:
+                sockets[src].sendto(_echo(ident, pending[(src, dst)]), (dst, 0))
+            except OSError:
+                pass
+        del unsent[:BURST]
+        ready, _w, _x = select.select(list(sockets.values()), [], [], BURST_GAP if unsent else 0.05)
         for sock in ready:
             data, addr = sock.recvfrom(2048)
             ihl = (data[0] & 0x0F) * 4
