@@ -8,6 +8,10 @@ from ..plan.model import ROUTED_TIERS
 from ..spec import port_mtu
 
 
+# Up to this many servers every pair of NICs is probed; above it a sample that covers every path.
+REACH_ALL_PAIRS_UP_TO = 64
+
+
 class Port:
     """One end of a planned cable, as its device sees it."""
     __slots__ = ("device", "name", "peer", "peer_port", "link", "mtu", "ipv4", "rail")
@@ -105,23 +109,60 @@ class Expectation:
     def reach_probes(self, device):
         """[(source address, destination address, should reach, label)] from a server's rail NICs: the
         same rail of every other server (unless the tenant isolation keeps them apart); with rail planes
-        every other rail too, which must not answer."""
+        every other rail too, which must not answer. Above REACH_ALL_PAIRS_UP_TO servers the pairs are
+        sampled so that every path the plan has is still probed (see _sampled_peers)."""
         isolated = self.design == "rail_planes"
         tenants = self._tenant_reach()
         out = []
         for nic in self.server_nics(device):
             src = nic.ipv4.split("/")[0]
-            for other in self.devices:
-                if other.role != "gpu_server" or other.name == device:
-                    continue
-                for far in self.server_nics(other.name):
-                    if far.rail != nic.rail and not isolated:
-                        continue
-                    dst = far.ipv4.split("/")[0]
-                    wanted = far.rail == nic.rail and (tenants is None or tenants[0].both_ways(
-                        tenants[1][(device, src)], tenants[1][(other.name, dst)]))
-                    out.append((src, dst, wanted, "%s rail %d -> %s rail %d" % (device, nic.rail, other.name, far.rail)))
+            for other, far in self._peers(device, nic, isolated):
+                dst = far.ipv4.split("/")[0]
+                wanted = far.rail == nic.rail and (tenants is None or tenants[0].both_ways(
+                    tenants[1][(device, src)], tenants[1][(other, dst)]))
+                out.append((src, dst, wanted, "%s rail %d -> %s rail %d" % (device, nic.rail, other, far.rail)))
         return out
+
+    def _peers(self, device, nic, isolated):
+        """[(server, Port)] that ``nic`` probes: every other server's NIC on its rail (every rail with rail
+        planes), or a sample of them on a large fabric."""
+        by_leaf = self._nics_by_rail_and_leaf()
+        if self._servers > REACH_ALL_PAIRS_UP_TO:
+            return self._sampled_peers(device, nic, isolated, by_leaf)
+        return [(other.name, far) for other in self.devices if other.role == "gpu_server" and other.name != device
+                for far in self.server_nics(other.name) if far.rail == nic.rail or isolated]
+
+    @staticmethod
+    def _sampled_peers(device, nic, isolated, by_leaf):
+        """The sample of a large fabric, linear in its size instead of quadratic: every other NIC under
+        the same leaf (tenants sharing a leaf are all checked), and under each other leaf of the rail the
+        NIC at this NIC's own position (modulo that leaf's count), so every leaf pair and every
+        destination port is probed; with rail planes one NIC of each other rail, which must not answer."""
+        mine = by_leaf[nic.rail][nic.peer]
+        index = next(i for i, p in enumerate(mine) if p.device == device)
+        out = [(far.device, far) for far in mine if far.device != device]
+        for leaf in sorted(by_leaf[nic.rail]):
+            if leaf != nic.peer:
+                nics = by_leaf[nic.rail][leaf]
+                out.append((nics[index % len(nics)].device, nics[index % len(nics)]))
+        if isolated:
+            for rail in sorted(by_leaf):
+                if rail != nic.rail:
+                    leaves = sorted(by_leaf[rail])
+                    nics = by_leaf[rail][leaves[index % len(leaves)]]
+                    out.append((nics[index % len(nics)].device, nics[index % len(nics)]))
+        return out
+
+    def _nics_by_rail_and_leaf(self):
+        """{rail: {leaf: [Port of server NICs under it, in server order]}}, computed once."""
+        if not hasattr(self, "_by_rail_leaf"):
+            by_leaf = {}
+            servers = [d.name for d in self.devices if d.role == "gpu_server"]
+            for server in servers:
+                for port in self.server_nics(server):
+                    by_leaf.setdefault(port.rail, {}).setdefault(port.peer, []).append(port)
+            self._by_rail_leaf, self._servers = by_leaf, len(servers)
+        return self._by_rail_leaf
 
     def server_nics(self, device):
         """[Port] of a server's backend NICs in rail order."""
