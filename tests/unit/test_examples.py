@@ -113,3 +113,53 @@ def test_cluster_sizing_is_refused_for_three_tier_pods():
     with pytest.raises(SpecError) as info:
         build_plan(spec)
     assert str(info.value).startswith("backend.spine.size_for: cluster sizing applies to a two-tier")
+
+
+def test_meta_24k_reproduces_the_published_counts():
+    # Llama 3 paper (arXiv 2407.21783, 3.3.1) and glennklockwood.com/garden/systems/meta's-h100-clusters:
+    # 24,576 GPUs, 3,072 servers, 2 servers (16 GPUs) per rack on one ToR, 1,536 racks, 8 pods of 192
+    # racks / 3,072 GPUs, non-blocking inside a pod, 1:7 above it. Gangidi et al. (SIGCOMM 2024): 18
+    # CTSW per AI zone (16 GPU links, 1.125 x as many uplinks); the 18 ATSW.
+    plan = build_plan(load_example("meta-24k"))
+    s, b = plan.summary, plan.summary["backend"]
+    assert s["gpus"] == 24576 and s["servers"] == 3072
+    assert sum(1 for r in plan.racks if r.kind == "server") == 1536
+    assert b["pods"] == 8 and s["devices_by_role"]["backend_leaf"] == 1536
+    assert s["devices_by_role"]["backend_spine"] == 8 * 18 and s["devices_by_role"]["backend_superspine"] == 18
+    for pod in range(8):
+        leaves = [d for d in plan.backend.leaves if d.pod == pod]
+        assert len(leaves) == 192 and sum(len([x for x in d.links if x.tier == "server"]) for d in leaves) == 3072
+    assert {d.pod for d in plan.backend.spines} == set(range(8))
+    # 7:1 over 192 downlinks: 28 uplinks, the fewest at or below 7:1 (27 would be 7.11:1)
+    assert b["oversubscription"]["spine"] == "48:7" and len(plan.sizing.backend.spine_up) == 28
+    assert 192 / 28 <= 7 < 192 / 27
+
+
+def test_meta_32k_is_eight_zones_of_4096_gpus():
+    # Meta, Networking@Scale 2025 (summarised at zenml.io, "scaling AI network infrastructure ... 100k GPU"):
+    # an AI zone holds 2,000 to 4,000 GPUs; a DC building has 4 halls of up to 2 zones. Eight zones of
+    # 4,096 GPUs (256 racks of 16) make the 32k cluster, on the same hardware as meta-24k.
+    import copy
+    spec = copy.deepcopy(load_example("meta-24k"))
+    spec["servers"]["count"], spec["backend"]["pod_gpus"] = 4096, 4096
+    plan = build_plan(spec)
+    s = plan.summary
+    assert s["gpus"] == 32768 and s["backend"]["pods"] == 8
+    assert s["devices_by_role"]["backend_leaf"] == 2048 and s["devices_by_role"]["backend_spine"] == 8 * 18
+    # 256 downlinks at 7:1: 37 uplinks (6.92:1)
+    assert len(plan.sizing.backend.spine_down) == 256 and len(plan.sizing.backend.spine_up) == 37
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"pod_gpus": 3000}, "backend.pod_gpus: 3000 GPUs is not a whole number of scalable units of 16 GPUs"),
+    ({"superspine": None}, "backend.pod_gpus: pods exist in three tiers only"),
+    ({"spine": {"model": "chassis-576x400g", "count": 18, "downlinks": 100}},
+     "backend.spine.downlinks: 100 downlinks, but a pod of backend.pod_gpus needs 192"),
+])
+def test_pod_size_errors_name_the_key(change, message):
+    import copy
+    spec = copy.deepcopy(load_example("meta-24k"))
+    spec["backend"].update(change)
+    with pytest.raises(SpecError) as info:
+        build_plan(spec)
+    assert str(info.value).startswith(message) and "\n" not in str(info.value)

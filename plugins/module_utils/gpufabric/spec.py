@@ -186,6 +186,11 @@ SPEC = Section("The cluster spec.", {
         "spine": Optional("Spines (absent with rail_only).", dict(_tier("spines", _SPINE_COUNT), size_for=_SIZE_FOR)),
         "superspine": Optional("Superspines: present means three tiers (pods of leaves and spines).",
                                _tier("superspines", _SUPER_COUNT)),
+        "pod_gpus": Int("GPUs per pod (three tiers): a whole number of scalable units. The spines then take one "
+                        "port group per leaf of a pod, and `spine.oversubscription` applies to those downlinks (the "
+                        "fewest uplinks at or below the ratio) instead of splitting every port of the model. "
+                        "Default: as many leaves as the spines' downlinks hold. Meta's RoCE clusters: pods (AI "
+                        "zones) of 3072 GPUs, 7:1 above them.", minimum=1),
         "pools": Section("Address pools of the backend.", dict(
             server_links=Net("IPv4 pool for server-leaf /31s. Each leaf takes an aligned block (2 x downlinks, "
                              "rounded up to a power of two) at its position, so it can advertise one summary.",

@@ -13,10 +13,12 @@ def ceil_div(a, b):
     return -(-a // b)
 
 
-def split_ports(model, tier, path, has_up, reserve_up=0):
+def split_ports(model, tier, path, has_up, reserve_up=0, pod_down=None):
     """Choose a tier's downlink and uplink ports on ``model``: (down, up, reserved) port indices.
 
-    ``reserve_up`` ports are set aside after the uplinks (the MC-LAG peer link).
+    ``reserve_up`` ports are set aside after the uplinks (the MC-LAG peer link). ``pod_down``: the
+    downlinks a pod of the declared size needs (``backend.pod_gpus``); an oversubscription ratio then
+    applies to them, not to every port of the model.
     """
     down_pool = model.usable("down") + model.usable("any")
     up_only = model.usable("up")
@@ -24,6 +26,11 @@ def split_ports(model, tier, path, has_up, reserve_up=0):
     d, u = tier.get("downlinks"), tier.get("uplinks")
     if ratio and (d is not None or u is not None):
         raise SpecError(path + ".oversubscription", "set either oversubscription or downlinks/uplinks, not both")
+    if pod_down is not None:
+        if d is not None and d < pod_down:
+            raise SpecError(path + ".downlinks", "%d downlinks, but a pod of backend.pod_gpus needs %d: use at "
+                            "least %d or smaller pods" % (d, pod_down, pod_down))
+        d = pod_down if d is None else d
     if not has_up:
         if u:
             raise SpecError(path + ".uplinks", "%d uplinks on the top tier: nothing is above it (add a tier above "
@@ -36,9 +43,14 @@ def split_ports(model, tier, path, has_up, reserve_up=0):
         a, b = (int(x) for x in ratio.split(":"))
         if a < 1 or b < 1:
             raise SpecError(path + ".oversubscription", "%r: both sides must be at least 1, e.g. 3:1" % ratio)
-        total = len(down_pool) + len(up_only) - reserve_up
-        d = total * a // (a + b)
-        u = total - d
+        if d is not None:
+            # The pod's downlinks are fixed: the fewest uplinks that keep the ratio at or below the
+            # declared one (Meta's 7:1 over 192 racks: 28 uplinks, 6.86:1; 27 would be 7.11:1).
+            u = ceil_div(d * b, a)
+        else:
+            total = len(down_pool) + len(up_only) - reserve_up
+            d = total * a // (a + b)
+            u = total - d
     else:
         any_ports = len(model.usable("any"))
         if d is None:
@@ -76,7 +88,7 @@ class Clos:
     """
 
     def __init__(self, network, path, catalog, leaf_tier, spine_tier, super_tier, group, planes, server_speeds,
-                 reserve_up=0, label=""):
+                 reserve_up=0, label="", pod_gpus=None):
         self.network, self.path, self.group, self.planes = network, path, group, planes
         self.leaf_model = catalog.switch(leaf_tier["model"], path + ".leaf.model")
         self.leaf_down, self.leaf_up, self.leaf_reserved = split_ports(
@@ -95,7 +107,6 @@ class Clos:
             self.max_pods = 1
             return
         self.spine_model = catalog.switch(spine_tier["model"], path + ".spine.model")
-        self.spine_down, self.spine_up, _reserved = split_ports(self.spine_model, spine_tier, path + ".spine", self.tiers == 3)
         self.size_for = spine_tier.get("size_for") or "hardware_max"
         if self.size_for == "cluster" and self.tiers == 3:
             raise SpecError(path + ".spine.size_for", "cluster sizing applies to a two-tier fabric's spines; a "
@@ -106,10 +117,14 @@ class Clos:
             raise SpecError(path + ".spine.count", "%d spines do not divide the %d leaf uplinks evenly: use a divisor "
                             "of %d" % (spines, self.uplinks, self.uplinks))
         self.links_to_each_spine = self.uplinks // spines
+        self.pod_leaves = self._pod_leaves(pod_gpus)
+        self.spine_down, self.spine_up, _reserved = split_ports(
+            self.spine_model, spine_tier, path + ".spine", self.tiers == 3,
+            pod_down=None if self.pod_leaves is None else self.pod_leaves * self.links_to_each_spine)
         check_speed(path + ".spine.model", "leaf uplinks to spines", [self.leaf_model.ports[p][1] for p in self.leaf_up],
                     [self.spine_model.ports[p][1] for p in self.spine_down])
         per_leaf = self.links_to_each_spine
-        self.leaves_per_pod = len(self.spine_down) // per_leaf // group * group
+        self.leaves_per_pod = self.pod_leaves or len(self.spine_down) // per_leaf // group * group
         if self.leaves_per_pod < group:
             raise SpecError(path + ".spine.downlinks", "a spine with %d downlinks and %d links to each leaf holds "
                             "%d leaves, fewer than the %d that must share it" % (
@@ -130,6 +145,22 @@ class Clos:
                         [self.super_model.ports[p][1] for p in self.super_down])
             self.max_pods = len(self.super_down) // self.links_to_each_superspine
         self.max_leaves = self.max_pods * self.leaves_per_pod
+
+    def _pod_leaves(self, pod_gpus):
+        """Leaves per pod (and plane) of a declared pod size, or None: the spines' ports decide."""
+        if pod_gpus is None:
+            return None
+        if self.tiers != 3:
+            raise SpecError(self.path + ".pod_gpus", "pods exist in three tiers only: add %s.superspine or remove "
+                            "pod_gpus" % self.path)
+        # A scalable unit's GPUs: its leaves' downlinks, times the rails of a unit or the planes.
+        unit_gpus = self.downlinks * self.group * self.planes
+        if pod_gpus % unit_gpus:
+            raise SpecError(self.path + ".pod_gpus", "%d GPUs is not a whole number of scalable units of %d GPUs "
+                            "(%s leaf downlinks): use a multiple of %d, e.g. %d" % (
+                                pod_gpus, unit_gpus, self.downlinks, unit_gpus,
+                                max(1, round(pod_gpus / unit_gpus)) * unit_gpus))
+        return pod_gpus // unit_gpus * self.group
 
     def holds_with(self, spines):
         """Leaves per plane that ``spines`` spines (a divisor of the leaf uplinks) hold in two tiers."""

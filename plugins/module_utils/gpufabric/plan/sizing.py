@@ -36,7 +36,7 @@ def _backend(spec, catalog, server_model):
     design = be["design"]
     rails = server_model.gpus
     if design == "rail_only":
-        for key in ("spine", "superspine"):
+        for key in ("spine", "superspine", "pod_gpus"):
             if be[key] is not None:
                 raise SpecError("backend." + key, "rail_only has no %ss: remove backend.%s or choose "
                                 "rail_optimized or rail_planes" % (key, key))
@@ -48,7 +48,7 @@ def _backend(spec, catalog, server_model):
     planes = rails if design == "rail_planes" else 1
     nic_speeds = [n["speed"] for n in server_model.backend_nics]
     return Clos("backend", "backend", catalog, be["leaf"], be["spine"], be["superspine"], group, planes,
-                nic_speeds, label=design)
+                nic_speeds, label=design, pod_gpus=be["pod_gpus"])
 
 
 def _frontend(spec, catalog, server_model):
