@@ -12,8 +12,9 @@ description:
     cluster (rail leaves, spines, superspines, frontend and out-of-band switches, GPU servers, every
     cable, /31, loopback, management address and ASN) and exposes one host per device.
   - Hosts come in a stable order. Groups are C(gpu_servers), C(backend_leaf), C(backend_spine),
-    C(backend_superspine), C(frontend_leaf), C(frontend_spine), C(frontend_superspine), C(oob_switch),
-    C(rail_<n>), C(su_<nn>) (scalable unit), C(pod_<nn>) (three-tier pods), C(rack_<name>), and the parents
+    C(backend_superspine), C(backend_core) (four tiers), C(frontend_leaf), C(frontend_spine),
+    C(frontend_superspine), C(oob_switch), C(rail_<n>), C(su_<nn>) (scalable unit), C(pod_<nn>) (pods of
+    three or four tiers), C(rack_<name>), and the parents
     C(backend), C(frontend), C(oob) and C(switches).
   - Each host gets C(ansible_host) (its management address) and C(fabric), a dict with C(role), C(model),
     C(rack), C(rail) where one applies, C(asn), C(loopback_ipv4) and a few role-specific keys; GPU servers

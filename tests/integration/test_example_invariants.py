@@ -9,7 +9,7 @@ from conftest import EXAMPLES, load_example
 from gpufabric.plan import build_plan
 from gpufabric.plan.clos import ratio
 
-_ROUTED = ("server", "leaf-spine", "spine-superspine")
+_ROUTED = ("server", "leaf-spine", "spine-superspine", "superspine-core")
 
 
 @pytest.fixture(scope="module", params=EXAMPLES)
@@ -52,14 +52,21 @@ def test_ecmp_is_as_wide_as_the_uplinks(plan):
         assert set(per_spine.values()) == {clos.links_to_each_spine} and len(per_spine) == clos.spines_per_group
     for spine in plan.backend.spines:
         up, _down = _up_down(spine)
-        assert len(up) == (len(clos.spine_up) if clos.tiers == 3 else 0), spine.name
+        assert len(up) == (len(clos.spine_up) if clos.tiers >= 3 else 0), spine.name
+        assert set(collections.Counter(e.peer.name for e in up).values()) <= {clos.links_to_each_superspine}
+    for sup in plan.backend.superspines:
+        up, _down = _up_down(sup)
+        assert len(up) == (len(clos.super_up) if clos.tiers == 4 else 0), sup.name
+        per_core = collections.Counter(e.peer.name for e in up)
+        assert set(per_core.values()) <= {clos.links_to_each_core} and len(per_core) == clos.cores_per_plane
 
 
 def test_each_full_switch_has_the_declared_oversubscription(plan):
     clos, declared = plan.sizing.backend, plan.summary["backend"]["oversubscription"]
-    full = {"leaf": len(clos.leaf_down), "spine": len(clos.spine_down)}
+    full = {"leaf": len(clos.leaf_down), "spine": len(clos.spine_down), "superspine": len(clos.super_down)}
     checked = collections.Counter()
-    for tier, devices in (("leaf", plan.backend.leaves), ("spine", plan.backend.spines)):
+    for tier, devices in (("leaf", plan.backend.leaves), ("spine", plan.backend.spines),
+                          ("superspine", plan.backend.superspines)):
         if tier not in declared:
             continue
         for dev in devices:
@@ -68,7 +75,10 @@ def test_each_full_switch_has_the_declared_oversubscription(plan):
                 continue            # the last, partly filled unit or pod
             assert ratio(sum(e.link.speed for e in down), sum(e.link.speed for e in up)) == declared[tier], dev.name
             checked[tier] += 1
-    assert all(checked[tier] for tier in declared if tier == "leaf" or plan.sizing.backend_pods > 1)
+    # each declared tier was checked on at least one full switch (a tier of one partial pod or zone has none)
+    assert checked["leaf"] or "leaf" not in declared
+    assert checked["spine"] or "spine" not in declared or plan.sizing.backend_pods == 1
+    assert checked["superspine"] or "superspine" not in declared or plan.sizing.backend_zones == 1
 
 
 def test_pods_hold_the_leaves_their_spines_serve(plan):
@@ -82,3 +92,17 @@ def test_pods_hold_the_leaves_their_spines_serve(plan):
         _up, down = _up_down(spine)
         assert {e.peer.pod for e in down} == {spine.pod}
         assert len(down) == per_pod[(spine.plane, spine.pod)] * clos.links_to_each_spine
+
+
+def test_zones_hold_the_pods_their_superspines_serve(plan):
+    clos = plan.sizing.backend
+    if clos.tiers < 4:
+        return
+    for sup in plan.backend.superspines:
+        _up, down = _up_down(sup)
+        pods = {e.peer.pod for e in down}
+        assert {pod // clos.pods_per_zone for pod in pods} <= {sup.zone}
+    for core in plan.backend.cores:
+        _up, down = _up_down(core)
+        zones = collections.Counter(e.peer.zone for e in down)
+        assert len(zones) == plan.sizing.backend_zones and set(zones.values()) == {clos.links_to_each_core}

@@ -53,7 +53,8 @@ def test_lab_inventory_shape():
     hv = out["_meta"]["hostvars"]
     assert len(hv) == 4 + 16 + 2 + 2 + 2 + 5
     assert out["rail_3"]["hosts"] == ["lab-r3-leaf01", "lab-r3-leaf02"]
-    assert sorted(out["backend"]["children"]) == ["backend_leaf", "backend_spine", "backend_superspine"]
+    assert sorted(out["backend"]["children"]) == ["backend_core", "backend_leaf", "backend_spine",
+                                                  "backend_superspine"]
     nic = hv["lab-gpu0002"]["fabric"]["interfaces"][3]
     assert nic["peer"] == "lab-r3-leaf01" and nic["network"] == "backend" and nic["ipv4"].endswith("/31")
     leaf = hv["lab-r3-leaf01"]["fabric"]

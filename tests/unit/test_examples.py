@@ -152,7 +152,7 @@ def test_meta_32k_is_eight_zones_of_4096_gpus():
 
 @pytest.mark.parametrize("change, message", [
     ({"pod_gpus": 3000}, "backend.pod_gpus: 3000 GPUs is not a whole number of scalable units of 16 GPUs"),
-    ({"superspine": None}, "backend.pod_gpus: pods exist in three tiers only"),
+    ({"superspine": None}, "backend.pod_gpus: pods exist in three or four tiers only"),
     ({"spine": {"model": "chassis-576x400g", "count": 18, "downlinks": 100}},
      "backend.spine.downlinks: 100 downlinks, but a pod of backend.pod_gpus needs 192"),
 ])
@@ -163,3 +163,48 @@ def test_pod_size_errors_name_the_key(change, message):
     with pytest.raises(SpecError) as info:
         build_plan(spec)
     assert str(info.value).startswith(message) and "\n" not in str(info.value)
+
+
+def test_four_tiers_of_64_port_switches_hold_100k_gpus():
+    # A non-blocking fat tree of k-port switches holds k^3/4 hosts in three tiers (65,536 at k = 64):
+    # 100,000 GPUs need a fourth tier, which holds k^4/8 (2,097,152) at one link per core switch.
+    import copy
+    spec = copy.deepcopy(load_example("h100-100k-4tier"))
+    three = copy.deepcopy(spec)
+    three["backend"]["core"] = None
+    with pytest.raises(SpecError) as info:
+        build_plan(three)
+    assert "holds at most 8192 servers, 65536 GPUs" in str(info.value)
+    assert "add backend.core (four tiers)" in str(info.value)
+    plan = build_plan(spec)
+    s, b = plan.summary, plan.summary["backend"]
+    assert s["gpus"] == 100000 and b["tiers"] == 4 and b["zones"] == 4 and b["pods"] == 98
+    roles = s["devices_by_role"]
+    # 391 SUs x 8 rails; 98 pods x 32 spines; 4 zones x 32 x 32 superspines; 32 x 32 core planes x 2
+    assert (roles["backend_leaf"], roles["backend_spine"]) == (391 * 8, 98 * 32)
+    assert (roles["backend_superspine"], roles["backend_core"]) == (4 * 32 * 32, 32 * 32 * 2)
+    assert b["oversubscription"] == {"leaf": "1:1", "spine": "1:1", "superspine": "1:1"}
+    # 2 core switches per plane, 16 links from each superspine: 4 zones, 131,072 GPUs
+    assert b["max_gpus"] == 4 * 32 * 1024
+    # the sizing alone: a plan of it would need pools for 32,768 core switches
+    from gpufabric.plan.sizing import size
+    from gpufabric.spec import validate
+    spec["backend"]["core"].pop("count")
+    valid = validate(spec)
+    sizing = size(valid, Catalog(valid["models"]))
+    assert sizing.max_servers * 8 == 64 ** 4 // 8 and sizing.backend.cores_per_plane == 32
+
+
+@pytest.mark.parametrize("tier, count, message", [
+    ("core", 3, "backend.core.count: 3 core switches per plane do not divide the 32 superspine uplinks evenly"),
+    ("superspine", 5, "backend.superspine.count: 5 superspines per plane do not divide the 32 spine uplinks evenly"),
+])
+def test_upper_tier_counts_that_do_not_divide_the_uplinks_are_refused(tier, count, message):
+    # An uneven fan-out would give some switches more links than others: refused, with the divisors.
+    import copy
+    spec = copy.deepcopy(load_example("h100-100k-4tier"))
+    spec["backend"][tier]["count"] = count
+    with pytest.raises(SpecError) as info:
+        build_plan(spec)
+    text = str(info.value)
+    assert text.startswith(message) and text.endswith("(1, 2, 4, 8, 16, 32)") and "\n" not in text

@@ -10,7 +10,7 @@ from .spec import port_mtu
 ROLE_GROUP = {"gpu_server": "gpu_servers"}
 PARENTS = {"backend_leaf": "backend", "backend_spine": "backend", "backend_superspine": "backend",
            "frontend_leaf": "frontend", "frontend_spine": "frontend", "frontend_superspine": "frontend",
-           "oob_switch": "oob"}
+           "oob_switch": "oob", "backend_core": "backend"}
 
 
 def _mtus(spec):
@@ -57,7 +57,7 @@ def groups_of(dev, be_pods=False, fe_pods=False):
 def hostvars(plan):
     """{host: {ansible_host, fabric}} in plan order: what plays need, not the whole plan."""
     mtus = _mtus(plan.spec)
-    pods = plan.summary["backend"]["tiers"] == 3
+    pods = plan.summary["backend"]["tiers"] >= 3
     fe_pods = plan.summary.get("frontend", {}).get("tiers") == 3
     mgmt_gateway = fmt(plan.mgmt_gateway)
     out = {}
@@ -96,7 +96,7 @@ def hostvars(plan):
 def inventory_groups(plan):
     """(group -> [hosts]) and (parent -> [children]) for the inventory plugin, both in stable order."""
     members = {}
-    be_pods = plan.summary["backend"]["tiers"] == 3
+    be_pods = plan.summary["backend"]["tiers"] >= 3
     fe_pods = plan.summary.get("frontend", {}).get("tiers") == 3
     for dev in plan.devices:
         for g in groups_of(dev, be_pods, fe_pods):

@@ -54,6 +54,8 @@ _SIZE_FOR = Choice(
     ["hardware_max", "cluster"], default="hardware_max")
 _SUPER_COUNT = ("Superspines in each superspine plane (spine j of every pod connects to plane j). Must divide "
                 "`spine.uplinks`. Default: `spine.uplinks` (one link from a spine to each superspine).")
+_CORE_COUNT = ("Core switches in each core plane (superspine k of plane j of every zone connects to core plane "
+               "(j, k)). Must divide `superspine.uplinks`. Default: `superspine.uplinks`.")
 _ASN_POOL = AsnRange("Private ASN range `FIRST-LAST` for this network. Default: 64512-65534 when the largest "
                      "cluster the hardware allows fits in it, else a 4-byte range (backend 4200000000-4200999999, "
                      "frontend 4201000000-4201999999).")
@@ -186,6 +188,10 @@ SPEC = Section("The cluster spec.", {
         "spine": Optional("Spines (absent with rail_only).", dict(_tier("spines", _SPINE_COUNT), size_for=_SIZE_FOR)),
         "superspine": Optional("Superspines: present means three tiers (pods of leaves and spines).",
                                _tier("superspines", _SUPER_COUNT)),
+        "core": Optional("Core switches above the superspines: present means four tiers. Pods then group into "
+                         "*zones* (the pods one superspine layer holds); superspine k of plane j in every zone "
+                         "connects to core plane (j, k). For 64-port switches past k^3/4 GPUs.",
+                         _tier("core switches", _CORE_COUNT)),
         "pod_gpus": Int("GPUs per pod (three tiers): a whole number of scalable units. The spines then take one "
                         "port group per leaf of a pod, and `spine.oversubscription` applies to those downlinks (the "
                         "fewest uplinks at or below the ratio) instead of splitting every port of the model. "
@@ -196,6 +202,8 @@ SPEC = Section("The cluster spec.", {
                              "rounded up to a power of two) at its position, so it can advertise one summary.",
                              default="10.0.0.0/12"),
             server_links_ipv6=Net("Optional IPv6 pool for server-leaf /127s, blocked like server_links.", version=6),
+            superspine_core=Net("IPv4 pool for the /31 of every superspine-core link (four tiers).",
+                                default="10.36.0.0/14"),
             **_fabric_pools(("10.32.0.0/16", "10.16.0.0/13", "10.24.0.0/13"), "backend"))),
         "asn_pool": _ASN_POOL,
         "mtu": Int("MTU of switch ports.", minimum=1500, maximum=9216, default=9216),

@@ -21,7 +21,7 @@ def summarize(plan):
         "tiers": be.tiers,
         "scalable_units": sizing.scalable_units,
         "servers_per_scalable_unit": sizing.servers_per_unit,
-        "pods": sizing.backend_pods if be.tiers == 3 else None,
+        "pods": sizing.backend_pods if be.tiers >= 3 else None,
         "planes": be.planes,
         "oversubscription": be.oversubscription(),
         "leaf_uplinks": be.uplinks,
@@ -34,6 +34,9 @@ def summarize(plan):
         "limit": _limit(sizing),
         "spine_sizing": spine_sizing(be, sizing.scalable_units * be.group, sizing.max_servers, "backend"),
     }
+    if be.tiers == 4:
+        backend.update(zones=sizing.backend_zones, pods_per_zone=be.pods_per_zone,
+                       core_switches_per_plane=be.cores_per_plane)
     out = {
         "cluster": plan.spec["cluster"]["name"],
         "gpus": sizing.servers * sizing.rails,
@@ -92,6 +95,9 @@ def _limit(sizing):
     if be.tiers == 2:
         return "%d leaves per plane: a %s spine has %d downlinks at %d link(s) per leaf" % (
             be.max_leaves, be.spine_model.name, len(be.spine_down), be.links_to_each_spine)
+    if be.tiers == 4:
+        return "%d zones of %d pods per plane: a %s core switch has %d downlinks at %d link(s) per superspine" % (
+            be.max_zones, be.pods_per_zone, be.core_model.name, len(be.core_down), be.links_to_each_core)
     return "%d pods per plane: a %s superspine has %d downlinks at %d link(s) per spine" % (
         be.max_pods, be.super_model.name, len(be.super_down), be.links_to_each_superspine)
 
@@ -105,7 +111,7 @@ def render_text(summary):
             summary["racks"]),
         "backend: %s, %d tier(s), %d scalable unit(s) of %d servers%s" % (
             b["design"], b["tiers"], b["scalable_units"], b["servers_per_scalable_unit"],
-            ", %d pod(s)" % b["pods"] if b["pods"] else ""),
+            (", %d pod(s)" % b["pods"] if b["pods"] else "") + (", %d zone(s)" % b["zones"] if b.get("zones") else "")),
         "switches by role: " + ", ".join("%s %d" % (r, n) for r, n in summary["devices_by_role"].items() if n),
         "backend switches by rail: " + (", ".join("%s %d" % kv for kv in summary["backend_switches_by_rail"].items())
                                         or "-"),

@@ -16,7 +16,7 @@ DRAIN_PREPEND = 3
 GSHUT = "graceful-shutdown"
 # The line of FRR's running configuration that tells a switch is drained now.
 RUNNING_MARKER = "neighbor FABRIC route-map %s out" % DRAIN_ROUTE_MAP
-FABRIC_TIERS = ("leaf-spine", "spine-superspine")
+FABRIC_TIERS = ("leaf-spine", "spine-superspine", "superspine-core")
 LEAF_ROLES = ("backend_leaf", "frontend_leaf")
 
 

@@ -23,10 +23,10 @@ def design_spec(spec, design, catalog):
     if design == "rail_only":
         # one switch per rail: every port faces the servers
         be["leaf"] = {"model": be["leaf"]["model"]}
-        be["spine"] = be["superspine"] = None
+        be["spine"] = be["superspine"] = be["core"] = be["pod_gpus"] = None
     elif design == "top_of_rack" and spec["backend"]["design"] != design:
         be["leaf"] = _top_of_rack_leaf(spec, catalog)
-        for tier in ("spine", "superspine"):
+        for tier in ("spine", "superspine", "core"):
             if be[tier]:
                 be[tier] = {k: v for k, v in be[tier].items() if k != "count"}
     return out
@@ -121,4 +121,5 @@ def render_comparison(plan, rows, settings):
 
 
 def _models(be):
-    return ", ".join("%s %s" % (tier, be[tier]["model"]) for tier in ("leaf", "spine", "superspine") if be[tier])
+    return ", ".join("%s %s" % (tier, be[tier]["model"]) for tier in ("leaf", "spine", "superspine", "core")
+                     if be.get(tier))

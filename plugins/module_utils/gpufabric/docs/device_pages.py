@@ -82,7 +82,7 @@ def render_device_pages(plan, cables):
     """{docs/devices/<host>.md} for every device."""
     texts = {id(c.link): LinkText(c) for c in cables}
     # pods exist only in three-tier networks; elsewhere every device has pod 0
-    three = {"backend": plan.summary["backend"]["tiers"] == 3,
+    three = {"backend": plan.summary["backend"]["tiers"] >= 3,
              "frontend": plan.summary.get("frontend", {}).get("tiers") == 3}
     profile = qos_profile_name(plan.spec)
     return {"docs/devices/%s.md" % dev.name: render_page(dev, texts, three.get(dev.role.split("_")[0], False)

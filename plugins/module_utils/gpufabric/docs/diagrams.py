@@ -11,7 +11,7 @@ from .markdown import table
 
 COLORS = {"gpu_server": "#dbe9f6", "backend_leaf": "#fde2c8", "backend_spine": "#f9c79a",
           "backend_superspine": "#f4a261", "frontend_leaf": "#d8f0d2", "frontend_spine": "#b5e0a8",
-          "frontend_superspine": "#8fcf7d"}
+          "frontend_superspine": "#8fcf7d", "backend_core": "#e76f51"}
 
 
 def _blocks(total, max_groups):
@@ -53,6 +53,10 @@ class Grouping:
 
     def superspines(self, dev, by_plane=True):
         return self._tier(dev, "superspines", by_plane and _span("plane", dev.plane, self.plane_size))
+
+    def cores(self, dev):
+        """Core switches (four tiers): one group (per rail with rail planes)."""
+        return self._tier(dev, "core switches", None)
 
 
 class Graph:
@@ -130,6 +134,7 @@ def overview(plan, settings):
         # rail planes: one group per rail is already as many groups as rails
         "backend_spine": lambda d: g.spines(d, not g.rail_planes),
         "backend_superspine": lambda d: g.superspines(d, False),
+        "backend_core": lambda d: g.cores(d),
         "frontend_leaf": lambda d: ("fe leaves", "frontend leaves"),
         "frontend_spine": lambda d: ("fe spines", "frontend spines"),
         "frontend_superspine": lambda d: ("fe superspines", "frontend superspines"),
@@ -147,6 +152,7 @@ def rail_view(plan, settings, rail):
         "backend_leaf": lambda d: g.su_block(d, "rail %d leaves" % rail),
         "backend_spine": g.spines,
         "backend_superspine": g.superspines,
+        "backend_core": g.cores,
     }
 
     def include(dev):

@@ -5,7 +5,7 @@ from ..tenants.view import tenant_rows
 from .comparison import compare, render_comparison
 from .markdown import count, table
 
-TIERS = ("server", "leaf-spine", "spine-superspine")
+TIERS = ("server", "leaf-spine", "spine-superspine", "superspine-core")
 RAIL_NOTE = " (the sum over rails; traffic between rails crosses inside the servers over NVLink)"
 
 

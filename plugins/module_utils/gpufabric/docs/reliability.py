@@ -65,6 +65,10 @@ def _job_links(plan, servers):
     if len(pods) > 1:
         fabric += sum(1 for link in plan.links if link.network == "backend" and link.tier == "spine-superspine"
                       and link.b.pod in pods)
+        zones = {link.a.zone for link in plan.links if link.tier == "spine-superspine" and link.b.pod in pods}
+        if len(zones) > 1:
+            fabric += sum(1 for link in plan.links if link.network == "backend" and link.tier == "superspine-core"
+                          and link.b.zone in zones)
     return server_links, fabric
 
 
@@ -89,7 +93,7 @@ def _job_sizes(plan, rel):
 LINK_CLASSES = (
     ("backend NIC-leaf", "backend", ("server",)),
     ("backend leaf-spine", "backend", ("leaf-spine",)),
-    ("backend spine-core", "backend", ("spine-superspine",)),
+    ("backend spine-core", "backend", ("spine-superspine", "superspine-core")),
     ("frontend", "frontend", None),
     ("oob", "oob", None),
 )
@@ -143,7 +147,7 @@ def render_reliability(plan, cables, settings):
 
 def _job_section(plan, cables, rel, rates):
     server_rate = _average_rate(rates, cables, ("server",))
-    fabric_rate = _average_rate(rates, cables, ("leaf-spine", "spine-superspine"))
+    fabric_rate = _average_rate(rates, cables, ("leaf-spine", "spine-superspine", "superspine-core"))
     hours_list = rel["job"]["table_hours"]
     head_servers = _job_servers(plan, rel)
     rows, headline = [], None

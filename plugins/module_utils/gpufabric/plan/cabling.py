@@ -2,7 +2,8 @@
 
 A server's position in its scalable unit (or leaf pair) is its leaf port; leaf uplink k goes to
 spine k // links_to_each_spine of its pod; spine uplink k to superspine k // links_to_each_superspine
-of its plane; every device's management ports land on the OOB switch of its own rack.
+of its plane (in its zone, with four tiers); superspine uplink k to core switch k // links_to_each_core
+of its core plane; every device's management ports land on the OOB switch of its own rack.
 """
 from .model import Device, Link
 
@@ -58,11 +59,29 @@ def _fabric(plan, network, clos, tiers, plane_and_position):
     per_plane, per_super = clos.superspines_per_plane, clos.links_to_each_superspine
     supers = tiers.superspines
     for spine in spines:
-        first = (spine.plane * per_group + spine.index % per_group) * per_plane
+        zone, pod_in_zone = divmod(spine.pod, clos.pods_per_zone)
+        first = ((zone * clos.planes + spine.plane) * per_group + spine.index % per_group) * per_plane
         for k, port in enumerate(spine_up):
             s, nth = divmod(k, per_super)
-            connect(Link(network, "spine-superspine", supers[first + s], super_down[spine.pod * per_super + nth],
-                         spine, port, speed))
+            connect(Link(network, "spine-superspine", supers[first + s],
+                         super_down[pod_in_zone * per_super + nth], spine, port, speed))
+    if clos.tiers == 4:
+        _core(plan, network, clos, tiers)
+
+
+def _core(plan, network, clos, tiers):
+    """Superspine k of plane j in every zone to the core switches of core plane (j, k)."""
+    super_up = _port_names(clos.super_model, clos.super_up)
+    core_down = _port_names(clos.core_model, clos.core_down)
+    speed = clos.super_model.ports[clos.super_up[0]][1]
+    per_zone = clos.planes * clos.spines_per_group * clos.superspines_per_plane
+    per_core, cores = clos.links_to_each_core, clos.cores_per_plane
+    for sup in tiers.superspines:
+        in_zone = sup.index % per_zone      # (rail plane, spine plane, k): the core plane it meets
+        for k, port in enumerate(super_up):
+            c, nth = divmod(k, per_core)
+            plan.connect(Link(network, "superspine-core", tiers.cores[in_zone * cores + c],
+                              core_down[sup.zone * per_core + nth], sup, port, speed))
 
 
 def frontend(plan):

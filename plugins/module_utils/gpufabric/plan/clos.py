@@ -73,6 +73,19 @@ def split_ports(model, tier, path, has_up, reserve_up=0, pod_down=None):
     return down_pool[:d], up_pool[:u], up_pool[u:u + reserve_up]
 
 
+def _fan_out(path, what, lower, tier, lower_up):
+    """(switches per plane, links from each lower switch to each): the upper tier's count must divide the
+    lower switch's uplinks, or its links would not spread evenly (one clear refusal, no uneven rule)."""
+    uplinks = len(lower_up)
+    count = tier.get("count") or uplinks
+    if uplinks % count:
+        divisors = [n for n in range(1, uplinks + 1) if uplinks % n == 0]
+        raise SpecError(path, "%d %s do not divide the %d %s uplinks evenly (each %s would send a different number "
+                        "of links to each): use a divisor of %d (%s)" % (
+                            count, what, uplinks, lower, lower, uplinks, ", ".join(map(str, divisors))))
+    return count, uplinks // count
+
+
 def check_speed(path, what, lower_speeds, upper_speeds):
     lo, up = set(lower_speeds), set(upper_speeds)
     if lo != up:
@@ -88,7 +101,7 @@ class Clos:
     """
 
     def __init__(self, network, path, catalog, leaf_tier, spine_tier, super_tier, group, planes, server_speeds,
-                 reserve_up=0, label="", pod_gpus=None):
+                 reserve_up=0, label="", pod_gpus=None, core_tier=None):
         self.network, self.path, self.group, self.planes = network, path, group, planes
         self.leaf_model = catalog.switch(leaf_tier["model"], path + ".leaf.model")
         self.leaf_down, self.leaf_up, self.leaf_reserved = split_ports(
@@ -96,11 +109,16 @@ class Clos:
         self.downlinks, self.uplinks = len(self.leaf_down), len(self.leaf_up)
         check_speed(path + ".leaf.model", "servers to %s leaves" % network, server_speeds,
                     [self.leaf_model.ports[p][1] for p in self.leaf_down])
-        self.tiers = 1 if spine_tier is None else (3 if super_tier else 2)
-        self.spine_model = self.super_model = None
+        if core_tier and not super_tier:
+            raise SpecError(path + ".core", "a core tier stands above superspines: add %s.superspine or remove "
+                            "%s.core" % (path, path))
+        self.tiers = 1 if spine_tier is None else (4 if core_tier else 3 if super_tier else 2)
+        self.spine_model = self.super_model = self.core_model = None
         self.spines_per_group = self.links_to_each_spine = 0
         self.superspines_per_plane = self.links_to_each_superspine = 0
-        self.spine_down = self.spine_up = self.super_down = []
+        self.cores_per_plane = self.links_to_each_core = 0
+        self.spine_down = self.spine_up = self.super_down = self.super_up = self.core_down = []
+        self.pods_per_zone = self.max_zones = 1
         self.label = label
         if spine_tier is None:
             self.leaves_per_pod = self.max_leaves = group
@@ -108,7 +126,7 @@ class Clos:
             return
         self.spine_model = catalog.switch(spine_tier["model"], path + ".spine.model")
         self.size_for = spine_tier.get("size_for") or "hardware_max"
-        if self.size_for == "cluster" and self.tiers == 3:
+        if self.size_for == "cluster" and self.tiers >= 3:
             raise SpecError(path + ".spine.size_for", "cluster sizing applies to a two-tier fabric's spines; a "
                             "three-tier fabric's pods take the hardware's size: remove it or set spine.count")
         spines = self.spines_per_group = spine_tier.get("count") or self.uplinks
@@ -119,7 +137,7 @@ class Clos:
         self.links_to_each_spine = self.uplinks // spines
         self.pod_leaves = self._pod_leaves(pod_gpus)
         self.spine_down, self.spine_up, _reserved = split_ports(
-            self.spine_model, spine_tier, path + ".spine", self.tiers == 3,
+            self.spine_model, spine_tier, path + ".spine", self.tiers >= 3,
             pod_down=None if self.pod_leaves is None else self.pod_leaves * self.links_to_each_spine)
         check_speed(path + ".spine.model", "leaf uplinks to spines", [self.leaf_model.ports[p][1] for p in self.leaf_up],
                     [self.spine_model.ports[p][1] for p in self.spine_down])
@@ -133,26 +151,34 @@ class Clos:
             self.max_pods = 1
         else:
             self.super_model = catalog.switch(super_tier["model"], path + ".superspine.model")
-            self.super_down = split_ports(self.super_model, super_tier, path + ".superspine", False)[0]
-            spine_uplinks = len(self.spine_up)
-            supers = self.superspines_per_plane = super_tier.get("count") or spine_uplinks
-            if spine_uplinks % supers:
-                raise SpecError(path + ".superspine.count", "%d superspines per plane do not divide the %d spine "
-                                "uplinks evenly: use a divisor of %d" % (supers, spine_uplinks, spine_uplinks))
-            self.links_to_each_superspine = spine_uplinks // supers
+            self.super_down, self.super_up, _reserved = split_ports(self.super_model, super_tier, path + ".superspine",
+                                                                    self.tiers == 4)
+            self.superspines_per_plane, self.links_to_each_superspine = _fan_out(
+                path + ".superspine.count", "superspines per plane", "spine", super_tier, self.spine_up)
             check_speed(path + ".superspine.model", "spine uplinks to superspines",
                         [self.spine_model.ports[p][1] for p in self.spine_up],
                         [self.super_model.ports[p][1] for p in self.super_down])
-            self.max_pods = len(self.super_down) // self.links_to_each_superspine
+            # A zone: the pods one superspine layer holds (the whole fabric below four tiers).
+            self.pods_per_zone = len(self.super_down) // self.links_to_each_superspine
+            if self.tiers == 4:
+                self.core_model = catalog.switch(core_tier["model"], path + ".core.model")
+                self.core_down = split_ports(self.core_model, core_tier, path + ".core", False)[0]
+                self.cores_per_plane, self.links_to_each_core = _fan_out(
+                    path + ".core.count", "core switches per plane", "superspine", core_tier, self.super_up)
+                check_speed(path + ".core.model", "superspine uplinks to core switches",
+                            [self.super_model.ports[p][1] for p in self.super_up],
+                            [self.core_model.ports[p][1] for p in self.core_down])
+                self.max_zones = len(self.core_down) // self.links_to_each_core
+            self.max_pods = self.pods_per_zone * self.max_zones
         self.max_leaves = self.max_pods * self.leaves_per_pod
 
     def _pod_leaves(self, pod_gpus):
         """Leaves per pod (and plane) of a declared pod size, or None: the spines' ports decide."""
         if pod_gpus is None:
             return None
-        if self.tiers != 3:
-            raise SpecError(self.path + ".pod_gpus", "pods exist in three tiers only: add %s.superspine or remove "
-                            "pod_gpus" % self.path)
+        if self.tiers < 3:
+            raise SpecError(self.path + ".pod_gpus", "pods exist in three or four tiers only: add %s.superspine or "
+                            "remove pod_gpus" % self.path)
         # A scalable unit's GPUs: its leaves' downlinks, times the rails of a unit or the planes.
         unit_gpus = self.downlinks * self.group * self.planes
         if pod_gpus % unit_gpus:
@@ -184,6 +210,9 @@ class Clos:
     def pods_for(self, leaves_per_plane):
         return ceil_div(leaves_per_plane, self.leaves_per_pod)
 
+    def zones_for(self, leaves_per_plane):
+        return ceil_div(self.pods_for(leaves_per_plane), self.pods_per_zone)
+
     def check_fits(self, leaves_per_plane, servers_needed, servers_max, gpus_per_server):
         if leaves_per_plane <= self.max_leaves:
             return
@@ -204,12 +233,21 @@ class Clos:
         else:
             advice = "use a superspine with more ports (each spine already has one link to every superspine, so " \
                      "more superspines cannot add pods) or a larger spine"
+        if self.tiers == 4:
+            raise SpecError(self.path, "a four-tier %s needs %d zones of %d pods in %s but a %s core switch with %d "
+                            "downlinks and %d link(s) to each superspine holds %d: use a core switch with more ports "
+                            "or fewer core switches per plane (this hardware holds at most %d servers, %d GPUs; the "
+                            "spec asks for %d servers)" % (
+                                self.label, self.zones_for(leaves_per_plane), self.pods_per_zone, what,
+                                self.core_model.name, len(self.core_down), self.links_to_each_core, self.max_zones,
+                                servers_max, servers_max * gpus_per_server, servers_needed))
         raise SpecError(self.path, "a three-tier %s needs %d pods in %s but a %s superspine with %d downlinks and %d "
-                        "link(s) to each spine holds %d: %s (this hardware holds at most %d servers, %d GPUs; the "
+                        "link(s) to each spine holds %d: %s%s (this hardware holds at most %d servers, %d GPUs; the "
                         "spec asks for %d servers)" % (
                             self.label, self.pods_for(leaves_per_plane), what, self.super_model.name,
-                            len(self.super_down), self.links_to_each_superspine, self.max_pods, advice, servers_max,
-                            servers_max * gpus_per_server, servers_needed))
+                            len(self.super_down), self.links_to_each_superspine, self.max_pods, advice,
+                            ", or add backend.core (four tiers)" if self.network == "backend" else "",
+                            servers_max, servers_max * gpus_per_server, servers_needed))
 
     def oversubscription(self):
         """Bandwidth down : bandwidth up, per tier that has uplinks."""
@@ -217,9 +255,12 @@ class Clos:
         if self.tiers >= 2:
             lp = self.leaf_model.ports
             out["leaf"] = ratio(sum(lp[p][1] for p in self.leaf_down), sum(lp[p][1] for p in self.leaf_up))
-        if self.tiers == 3:
+        if self.tiers >= 3:
             sp = self.spine_model.ports
             out["spine"] = ratio(sum(sp[p][1] for p in self.spine_down), sum(sp[p][1] for p in self.spine_up))
+        if self.tiers == 4:
+            xp = self.super_model.ports
+            out["superspine"] = ratio(sum(xp[p][1] for p in self.super_down), sum(xp[p][1] for p in self.super_up))
         return out
 
 

@@ -11,6 +11,7 @@ class Tiers(NamedTuple):
     leaves: List[Device]
     spines: List[Device]
     superspines: List[Device]
+    cores: List[Device]
 
 
 def servers(plan, placement, namer):
@@ -27,13 +28,15 @@ def servers(plan, placement, namer):
     return plan.servers
 
 
-def _clos(plan, namer, clos, network, leaf_place, leaf_fields, n_leaves, pods, spine_place, core_slot):
-    """Leaves (placed and named by the callers), spines per pod and plane, superspines per plane."""
+def _clos(plan, namer, clos, network, leaf_place, leaf_fields, n_leaves, pods, spine_place, core_slot,
+          super_place=None):
+    """Leaves (placed and named by the callers), spines per pod and plane, superspines per zone and plane,
+    core switches per core plane."""
     leaves = []
     for idx in range(n_leaves):
         fields, plane, pos = leaf_fields(idx)
         rack, slot = leaf_place(idx)
-        pod = pos // clos.leaves_per_pod if clos.tiers == 3 else 0
+        pod = pos // clos.leaves_per_pod if clos.tiers >= 3 else 0
         fields.update(index=idx, rack=rack.name, pod=pod + 1)
         dev = Device(namer.name(network + "_leaf", **fields), network + "_leaf", clos.leaf_model, idx,
                      rack, slot, rail=fields.get("rail"), su=fields.get("su", 0) - 1 if "su" in fields else None,
@@ -53,18 +56,35 @@ def _clos(plan, namer, clos, network, leaf_place, leaf_fields, n_leaves, pods, s
                 dev = Device(namer.name(network + "_spine", **fields), network + "_spine", clos.spine_model, idx,
                              rack, slot, rail=plane if rails else None, pod=pod, plane=plane)
                 spines.append(plan.add(dev))
-    if clos.tiers == 3:
-        per_plane = clos.superspines_per_plane
+    per_plane = clos.superspines_per_plane
+    four = clos.tiers == 4
+    # Three tiers: one zone, every superspine in the core row. Four: each zone's own superspines.
+    for zone in range(ceil_div(pods, clos.pods_per_zone) if clos.tiers >= 3 else 0):
         for plane in range(clos.planes):
             for j in range(per_group):
                 for k in range(per_plane):
-                    idx = (plane * per_group + j) * per_plane + k
-                    rack, slot = core_slot()
-                    fields = dict(n=k + 1, index=idx, plane=j + 1, rack=rack.name, rail=plane if rails else "")
+                    idx = ((zone * clos.planes + plane) * per_group + j) * per_plane + k
+                    rack, slot = super_place(zone, plane, j, k) if four else core_slot()
+                    fields = dict(n=k + 1, index=idx, plane=j + 1, zone=zone + 1, rack=rack.name,
+                                  rail=plane if rails else "")
                     dev = Device(namer.name(network + "_superspine", **fields), network + "_superspine",
-                                 clos.super_model, idx, rack, slot, rail=plane if rails else None, plane=j)
+                                 clos.super_model, idx, rack, slot, rail=plane if rails else None, plane=j,
+                                 zone=zone if four else None)
                     supers.append(plan.add(dev))
-    return Tiers(leaves, spines, supers)
+    cores = []
+    per_core_plane = clos.cores_per_plane
+    for plane in range(clos.planes if four else 0):
+        for j in range(per_group):
+            for k in range(per_plane):
+                core_plane = j * per_plane + k     # superspine k of plane j (every zone) meets this one
+                for c in range(per_core_plane):
+                    idx = (plane * per_group * per_plane + core_plane) * per_core_plane + c
+                    rack, slot = core_slot()
+                    fields = dict(n=c + 1, index=idx, plane=core_plane + 1, rack=rack.name, rail=plane if rails else "")
+                    dev = Device(namer.name(network + "_core", **fields), network + "_core", clos.core_model, idx,
+                                 rack, slot, rail=plane if rails else None, plane=core_plane)
+                    cores.append(plan.add(dev))
+    return Tiers(leaves, spines, supers, cores)
 
 
 def backend(plan, placement, namer):
@@ -84,9 +104,16 @@ def backend(plan, placement, namer):
         return placement.network_slot(pod * sizing.units_per_pod,
                                       placement.first_backend_spine_slot + plane * clos.spines_per_group + j)
 
+    def super_place(zone, plane, j, k):
+        # in the network racks of the zone's first scalable unit, like a pod's spines
+        return placement.network_slot(zone * clos.pods_per_zone * sizing.units_per_pod,
+                                      placement.first_backend_super_slot
+                                      + (plane * clos.spines_per_group + j) * clos.superspines_per_plane + k)
+
     per_unit = 1 if top_of_rack else rails
     plan.backend = _clos(plan, namer, clos, "backend", lambda idx: placement.leaf_slot(idx, rails), leaf_fields,
-                         sizing.scalable_units * per_unit, sizing.backend_pods, spine_place, placement.core_slot)
+                         sizing.scalable_units * per_unit, sizing.backend_pods, spine_place, placement.core_slot,
+                         super_place)
     return plan.backend
 
 

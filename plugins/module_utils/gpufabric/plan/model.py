@@ -7,7 +7,7 @@ from ..ipam import cidr, fmt
 
 # Switch-to-switch tiers, each link a routed /31 with a BGP session (server links are routed too, but
 # servers run no BGP).
-ROUTED_TIERS = ("leaf-spine", "spine-superspine")
+ROUTED_TIERS = ("leaf-spine", "spine-superspine", "superspine-core")
 
 
 class Rack:
@@ -24,9 +24,10 @@ class Rack:
 class Device:
     __slots__ = ("name", "role", "model", "index", "rail", "su", "pod", "plane", "side", "rack", "slot",
                  "asn", "loopback", "loopback6", "mgmt", "bmc", "server_block", "frontend_ip", "frontend_block",
-                 "links", "spare")
+                 "links", "spare", "zone")
 
-    def __init__(self, name, role, model, index, rack, slot, rail=None, su=None, pod=None, plane=None, side=None):
+    def __init__(self, name, role, model, index, rack, slot, rail=None, su=None, pod=None, plane=None, side=None,
+                 zone=None):
         self.name = name
         self.role = role        # gpu_server, backend_leaf, ... (the inventory group)
         self.model = model      # catalog model object
@@ -36,6 +37,7 @@ class Device:
         self.pod = pod
         self.plane = plane
         self.side = side
+        self.zone = zone        # four tiers: the group of pods under one superspine layer
         self.rack = rack
         self.slot = slot        # position in the rack
         self.asn = None
@@ -66,7 +68,7 @@ class Link:
 
     def __init__(self, network, tier, a, a_port, b, b_port, speed, ipv4=None, ipv6=None):
         self.network = network  # backend | frontend | oob
-        self.tier = tier        # server | leaf-spine | spine-superspine | peer | oob
+        self.tier = tier        # server | leaf-spine | spine-superspine | superspine-core | peer | oob
         self.a = a
         self.a_port = a_port
         self.b = b

@@ -15,8 +15,10 @@ def default_patterns(sizing):
     return {
         "server": cluster + "-gpu{n:04d}",
         "backend_leaf": cluster + ("-tor{n:03d}" if sizing.design == "top_of_rack" else "-r{rail}-leaf{n:02d}"),
-        "backend_spine": cluster + rail + ("-pod{pod:02d}" if sizing.backend.tiers == 3 else "") + "-spine{n:02d}",
-        "backend_superspine": cluster + rail + "-ssp{plane}-{n:02d}",
+        "backend_spine": cluster + rail + ("-pod{pod:02d}" if sizing.backend.tiers >= 3 else "") + "-spine{n:02d}",
+        "backend_superspine": cluster + rail + ("-z{zone:02d}" if sizing.backend.tiers == 4 else "")
+        + "-ssp{plane}-{n:02d}",
+        "backend_core": cluster + rail + "-core{plane}-{n:02d}",
         "frontend_leaf": cluster + "-fe-leaf{n:02d}{side}",
         "frontend_spine": cluster + "-fe" + ("-pod{pod:02d}" if frontend and frontend.tiers == 3 else "")
         + "-spine{n:02d}",

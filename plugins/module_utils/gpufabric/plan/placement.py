@@ -25,8 +25,11 @@ class Placement:
         if frontend:
             slots += 2 * ceil_div(sizing.servers_per_unit, sizing.servers_per_pair)
         self.first_backend_spine_slot = slots
-        if backend.tiers == 3:
+        if backend.tiers >= 3:
             slots += backend.planes * backend.spines_per_group
+        self.first_backend_super_slot = slots
+        if backend.tiers == 4:
+            slots += backend.planes * backend.spines_per_group * backend.superspines_per_plane
         self.first_frontend_spine_slot = slots
         if frontend and frontend.tiers == 3:
             slots += ceil_div(sizing.servers_per_unit, sizing.servers_per_frontend_pod) * frontend.spines_per_group
@@ -36,6 +39,8 @@ class Placement:
             core += backend.planes * backend.spines_per_group
         if backend.tiers == 3:
             core += backend.planes * backend.spines_per_group * backend.superspines_per_plane
+        if backend.tiers == 4:
+            core += backend.planes * backend.spines_per_group * backend.superspines_per_plane * backend.cores_per_plane
         if frontend:
             core += frontend.spines_per_group * (frontend.superspines_per_plane if frontend.tiers == 3 else 1)
         self.core_racks = ceil_div(core, per_rack)

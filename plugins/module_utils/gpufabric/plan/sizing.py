@@ -19,6 +19,7 @@ class Sizing(NamedTuple):
     scalable_units: int
     max_servers: int                 # the largest cluster this backend hardware holds
     backend_pods: int
+    backend_zones: int               # four tiers: groups of pods under one superspine layer (else 1)
     units_per_pod: int
     frontend: Optional[Clos]
     servers_per_pair: int            # servers under one frontend leaf pair
@@ -36,10 +37,11 @@ def _backend(spec, catalog, server_model):
     design = be["design"]
     rails = server_model.gpus
     if design == "rail_only":
-        for key in ("spine", "superspine", "pod_gpus"):
+        for key, what in (("spine", "spines"), ("superspine", "superspines"), ("core", "core switches"),
+                          ("pod_gpus", "pods")):
             if be[key] is not None:
-                raise SpecError("backend." + key, "rail_only has no %ss: remove backend.%s or choose "
-                                "rail_optimized or rail_planes" % (key, key))
+                raise SpecError("backend." + key, "rail_only has no %s: remove backend.%s or choose "
+                                "rail_optimized or rail_planes" % (what, key))
     elif be["spine"] is None:
         raise SpecError("backend.spine", "missing: %s needs spines (or choose design rail_only)" % design)
     # Leaves that must share a pod: a scalable unit's rails, except with rail planes (one per plane)
@@ -48,7 +50,7 @@ def _backend(spec, catalog, server_model):
     planes = rails if design == "rail_planes" else 1
     nic_speeds = [n["speed"] for n in server_model.backend_nics]
     return Clos("backend", "backend", catalog, be["leaf"], be["spine"], be["superspine"], group, planes,
-                nic_speeds, label=design, pod_gpus=be["pod_gpus"])
+                nic_speeds, label=design, pod_gpus=be["pod_gpus"], core_tier=be["core"])
 
 
 def _frontend(spec, catalog, server_model):
@@ -120,6 +122,7 @@ def size(spec, catalog):
         design=design, server_model=server_model, rails=rails, servers=servers, backend=backend, servers_per_unit=per_unit,
         scalable_units=units, max_servers=max_servers,
         backend_pods=1 if backend.tiers < 3 else backend.pods_for(leaves_per_plane),
+        backend_zones=backend.zones_for(leaves_per_plane) if backend.tiers == 4 else 1,
         units_per_pod=backend.leaves_per_pod // group, frontend=frontend, servers_per_pair=per_pair,
         leaf_pairs=pairs, frontend_pods=fe_pods, servers_per_frontend_pod=per_fe_pod, oob_model=oob_model,
         oob_access_ports=access, oob_switches_per_rack=oob_per_rack, switches_per_rack=per_rack)

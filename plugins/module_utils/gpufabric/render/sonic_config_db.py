@@ -10,7 +10,7 @@ from .sonic_ranges import to_ranges
 # SONiC device types by fabric tier (T0 / T1 / T2 in SONiC's terms).
 DEVICE_TYPE = {"backend_leaf": "ToRRouter", "backend_spine": "LeafRouter", "backend_superspine": "SpineRouter",
                "frontend_leaf": "ToRRouter", "frontend_spine": "LeafRouter", "frontend_superspine": "SpineRouter",
-               "oob_switch": "MgmtToRRouter"}
+               "oob_switch": "MgmtToRRouter", "backend_core": "SpineRouter"}
 # The platform's buffer template defines these profiles; only the lossless PG profile is per speed and cable.
 # Data-plane ACL rules count down from here (SONiC's PRIORITY: 0..999999, higher wins).
 TENANT_ACL_TOP_PRIORITY = 900000

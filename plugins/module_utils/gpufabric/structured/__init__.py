@@ -21,7 +21,7 @@ __all__ = ["FabricContext", "device_config", "structured_configs"]
 def _base(dev, ctx, network):
     out = {"hostname": dev.name, "role": dev.role, "network": network, "model": dev.model.name,
            "rack": dev.rack.name}
-    for key in ("rail", "plane", "pod", "su", "side"):
+    for key in ("rail", "plane", "pod", "su", "side", "zone"):
         value = getattr(dev, key)
         if value is not None:
             out[key] = value
@@ -80,7 +80,7 @@ def _oob_switch(dev, ctx):
 BUILDERS = {
     "backend_leaf": _backend, "backend_spine": _backend, "backend_superspine": _backend,
     "frontend_leaf": _frontend_leaf, "frontend_spine": _frontend, "frontend_superspine": _frontend,
-    "oob_switch": _oob_switch,
+    "oob_switch": _oob_switch, "backend_core": _backend,
 }
 
 

@@ -1,6 +1,8 @@
-"""ASNs (RFC 7938 layout): one for the superspine layer, one per spine group (pod x plane), one
-per leaf unit (a backend leaf, a frontend pair). Spine groups are reserved up to the hardware's
-largest cluster, so growth never renumbers a leaf."""
+"""ASNs (RFC 7938 layout): one for the top layer (superspines, or the core of four tiers), one per
+spine group (pod x plane), with four tiers one per zone's superspines (after every spine group), one
+per leaf unit (a backend leaf, a frontend pair). Groups are reserved up to the hardware's largest
+cluster, so growth never renumbers a leaf. A zone's superspines need their own ASN: a route from one
+zone crosses the core into another, whose superspines would refuse it as a loop if they shared one."""
 from ...errors import SpecError
 
 # The private 2-byte ASN range is shared by the two networks; each falls back to a 4-byte range of
@@ -12,7 +14,7 @@ ASN_MAX = 4294967294
 
 def asn_range(spec, network, clos, units_max, units_used):
     """(first ASN, offset of the first leaf unit) of ``network``."""
-    groups_max = clos.planes * clos.max_pods
+    groups_max = clos.planes * clos.max_pods + (clos.max_zones if clos.tiers == 4 else 0)
     need_max = 1 + groups_max + units_max
     raw = spec[network]["asn_pool"]
     path = network + ".asn_pool"
@@ -25,7 +27,7 @@ def asn_range(spec, network, clos, units_max, units_used):
             raise SpecError(path, "%r is not a range FIRST-LAST within 1-%d" % (raw, ASN_MAX))
     need = 1 + groups_max + units_used
     if need > last - first + 1:
-        raise SpecError(path, "ASN range %d-%d is exhausted: the plan needs %d ASNs (1 superspine layer, %d spine "
+        raise SpecError(path, "ASN range %d-%d is exhausted: the plan needs %d ASNs (1 top layer, %d spine and zone "
                         "groups reserved for growth, %d leaf units), the range holds %d: widen it, e.g. 4-byte "
                         "private ASNs %d-%d" % (first, last, need, groups_max, units_used, last - first + 1,
                                                 ASN_AUTO[network][1][0], ASN_AUTO[network][1][1]))
@@ -39,8 +41,11 @@ def backend(plan):
         leaf.asn = first + leaf_offset + leaf.index
     for spine in tiers.spines:
         spine.asn = first + 1 + spine.pod * clos.planes + spine.plane
+    zone_first = first + 1 + clos.planes * clos.max_pods
     for sup in tiers.superspines:
-        sup.asn = first
+        sup.asn = first if sup.zone is None else zone_first + sup.zone
+    for core in tiers.cores:
+        core.asn = first
 
 
 def frontend(plan):

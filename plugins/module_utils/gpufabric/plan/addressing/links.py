@@ -8,18 +8,20 @@ advertises as one summary; the server at position p of the unit takes /31 number
 """
 from ...ipam import block_size_for
 
-_TIERS = (("leaf-spine", "leaf_spine"), ("spine-superspine", "spine_superspine"))
+# (link tier, pool key, the fewest tiers that have it)
+_TIERS = (("leaf-spine", "leaf_spine", 2), ("spine-superspine", "spine_superspine", 3),
+          ("superspine-core", "superspine_core", 4))
 
 
 def fabric(pools, network, pool_cidrs, clos, tiers):
-    uplinks = {"leaf-spine": clos.uplinks, "spine-superspine": len(clos.spine_up)}
-    for tier, key in _TIERS:
-        lower = tiers.leaves if tier == "leaf-spine" else tiers.spines
-        if not lower or clos.tiers < (2 if tier == "leaf-spine" else 3):
+    below = {"leaf-spine": (tiers.leaves, clos.uplinks), "spine-superspine": (tiers.spines, len(clos.spine_up)),
+             "superspine-core": (tiers.superspines, len(clos.super_up))}
+    for tier, key, fewest in _TIERS:
+        lower, per = below[tier]
+        if not lower or clos.tiers < fewest:
             continue
-        per = uplinks[tier]
         for suffix, attr in (("", "ipv4"), ("_ipv6", "ipv6")):
-            if pool_cidrs[key + suffix] is None:
+            if pool_cidrs.get(key + suffix) is None:
                 continue
             pool = pools.take(network + ".pools." + key + suffix, pool_cidrs[key + suffix])
             pool.require(2 * per * (max(d.index for d in lower) + 1), "%d %s links" % (per * len(lower), tier))

@@ -1,5 +1,5 @@
 """Loopbacks: a network's loopback pool splits in four equal blocks (leaves, spines, superspines,
-spare); each switch takes the address at its position in its block."""
+core switches of four tiers); each switch takes the address at its position in its block."""
 
 
 def _place(devices, block, attr):

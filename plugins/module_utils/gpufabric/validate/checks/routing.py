@@ -18,7 +18,7 @@ def _listed(items):
 
 
 ROUTE_SOURCES = dict(for_roles(("backend_leaf",), ("routes", "bgp")),
-                     **for_roles(("backend_spine", "backend_superspine"), ("bgp",)))
+                     **for_roles(("backend_spine", "backend_superspine", "backend_core"), ("bgp",)))
 
 
 def _observers(ctx):
