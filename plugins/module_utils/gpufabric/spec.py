@@ -7,8 +7,8 @@ from .schema_types import (Addr, AsnRange, Bool, Choice, Int, List, MapOf, Net, 
 DESIGNS = ("rail_optimized", "rail_planes", "rail_only", "top_of_rack")
 
 _HOSTNAMES_DOC = ("Hostname patterns per role. Fields: {cluster}, {n} (1-based position in its group), {index} "
-                  "(0-based position in its role), {rail} (0-based), {su}, {pod}, {plane} (1-based), {side} (a/b), "
-                  "{rack}. Defaults depend on the design; see docs/topology.md.")
+                  "(0-based position in its role), {rail} (0-based), {su}, {pod}, {plane}, {zone} (1-based; zone: "
+                  "superspines), {side} (a/b), {rack}. Defaults depend on the design; see docs/topology.md.")
 _RATIO = r"^\d+:\d+$"
 
 
