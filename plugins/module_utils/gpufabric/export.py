@@ -7,7 +7,7 @@ from .day2.spares import server_state
 from .ipam import cidr, fmt
 from .spec import port_mtu
 
-ROLE_GROUP = {"gpu_server": "gpu_servers"}
+ROLE_GROUP = {"gpu_server": "gpu_servers", "backend_host": "backend_hosts"}
 PARENTS = {"backend_leaf": "backend", "backend_spine": "backend", "backend_superspine": "backend",
            "frontend_leaf": "frontend", "frontend_spine": "frontend", "frontend_superspine": "frontend",
            "oob_switch": "oob", "backend_core": "backend"}
@@ -20,7 +20,7 @@ def _mtus(spec):
 
 def interfaces(dev, mtus):
     """Every cabled port of ``dev``: {name, peer, peer_interface, network, speed, mtu[, ipv4, ipv6, rdma]}."""
-    server = dev.role == "gpu_server"
+    server = dev.role in ("gpu_server", "backend_host")
     rdma = {n["name"]: n["rdma"] for n in dev.model.backend_nics if n.get("rdma")} if server else {}
     out = []
     for end in dev.ends():
@@ -42,8 +42,10 @@ def groups_of(dev, be_pods=False, fe_pods=False):
     groups = [ROLE_GROUP.get(dev.role, dev.role)]
     if dev.rail is not None and dev.role.startswith("backend"):
         groups.append("rail_%d" % dev.rail)
-    if dev.su is not None and dev.role in ("gpu_server", "backend_leaf"):
+    if dev.su is not None and dev.role in ("gpu_server", "backend_leaf", "backend_host"):
         groups.append("su_%02d" % (dev.su + 1))
+    if dev.kind is not None:
+        groups.append("backend_host_" + dev.kind)
     if be_pods and dev.role in ("backend_leaf", "backend_spine"):
         groups.append("pod_%02d" % (dev.pod + 1))
     if fe_pods and dev.role in ("frontend_leaf", "frontend_spine"):
@@ -66,8 +68,10 @@ def hostvars(plan):
                "mgmt_ipv4": cidr(dev.mgmt, plan.mgmt_prefix), "mgmt_gateway": mgmt_gateway}
         if dev.rail is not None:
             fab["rail"] = dev.rail
-        if dev.su is not None and dev.role in ("gpu_server", "backend_leaf"):
+        if dev.su is not None and dev.role in ("gpu_server", "backend_leaf", "backend_host"):
             fab["su"] = dev.su + 1
+        if dev.kind is not None:
+            fab["kind"] = dev.kind
         if dev.pod is not None and (pods if dev.role.startswith("backend") else fe_pods):
             fab["pod"] = dev.pod + 1
         if dev.asn is not None:
@@ -83,7 +87,7 @@ def hostvars(plan):
         if dev.frontend_ip is not None:
             fab["frontend_ipv4"] = cidr(dev.frontend_ip, dev.frontend_block[1])
             fab["frontend_gateway"] = fmt(dev.frontend_block[0] + 1)
-        if dev.role == "gpu_server":
+        if dev.role in ("gpu_server", "backend_host"):
             # The gpu_server role configures the server's ports from these. A switch's ports are half of
             # an inventory's values at scale, and its plays read them from build/<cluster>/devices/ (the
             # structured config) instead, so holding them per host would only slow Ansible down.

@@ -1,6 +1,6 @@
 """The cluster spec: every key declared once. docs/spec.md is generated from this file."""
 from .errors import SpecError
-from .roles import SWITCH_ROLES
+from .roles import HOST_KINDS, SWITCH_ROLES
 from .schema_types import (Addr, AsnRange, Bool, Choice, Int, List, MapOf, Net, Num, Optional, Section, Str,
                            to_markdown)
 
@@ -192,6 +192,22 @@ SPEC = Section("The cluster spec.", {
                          "*zones* (the pods one superspine layer holds); superspine k of plane j in every zone "
                          "connects to core plane (j, k). For 64-port switches past k^3/4 GPUs.",
                          _tier("core switches", _CORE_COUNT)),
+        "hosts": List("Hosts on the backend leaves that are not GPU servers (storage, UFM/management): each takes "
+                      "a server position after the last GPU server, its NIC i on rail i's leaf (top_of_rack: its "
+                      "unit's leaf), a /31 from the leaf's block and a BMC/host management address, like a server. "
+                      "NVIDIA's DGX SuperPOD puts its UFM appliance in the 32nd position of a scalable unit. Growing "
+                      "`servers.count` moves them to the positions after the new last server.",
+                      Section("A group of identical hosts.", {
+                          "name": Str("Hostname stem: hosts are named {cluster}-{name}{n:02d}.", required=True,
+                                      pattern=r"^[a-z][a-z0-9-]{0,15}$", hint="lowercase letters, digits, dashes"),
+                          "kind": Choice("What the hosts are (inventory group backend_host_<kind>).",
+                                         list(HOST_KINDS), required=True),
+                          "model": Str("Server model whose ports the host has (backend NICs, BMC, host port), from the "
+                                       "catalog or `models.servers`. Default: `servers.model`."),
+                          "count": Int("Number of hosts.", minimum=1, required=True),
+                          "nics": Int("Backend NICs cabled, NIC i to rail i. Default: every backend NIC of the model.",
+                                      minimum=1),
+                      }), default=[]),
         "pod_gpus": Int("GPUs per pod (three tiers): a whole number of scalable units. The spines then take one "
                         "port group per leaf of a pod, and `spine.oversubscription` applies to those downlinks (the "
                         "fewest uplinks at or below the ratio) instead of splitting every port of the model. "

@@ -42,7 +42,7 @@ def summarize(plan):
         "gpus": sizing.servers * sizing.rails,
         "servers": sizing.servers,
         "rails": sizing.rails,
-        "switches": sum(n for role, n in roles.items() if role != "gpu_server"),
+        "switches": sum(n for role, n in roles.items() if role not in ("gpu_server", "backend_host")),
         "devices_by_role": roles,
         "backend_switches_by_rail": {"rail_%d" % r: by_rail[r] for r in sorted(by_rail)},
         "links": dict(sorted(links.items())),
@@ -53,7 +53,9 @@ def summarize(plan):
     if spares:   # only then, so a spec without spares summarizes as before
         out["hot_spares"] = {"servers": spares, "per_scalable_unit": plan.spec["servers"]["spares_per_unit"],
                              "replacing": dict(sorted(plan.replaced.items()))}
-    fe = sizing.frontend
+    if plan.hosts:
+        out["backend_hosts"] = {g.name: {"kind": g.kind, "count": g.count, "model": g.model.name,
+                                         "nics": g.nics} for g in sizing.hosts}
     fe = sizing.frontend
     if fe:
         out["frontend"] = {

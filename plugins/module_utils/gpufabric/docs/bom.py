@@ -45,7 +45,7 @@ def tally(devices, cables, optics):
             spares[dev.model.name] = spares.get(dev.model.name, 0) + 1
     for dev in devices:
         model = dev.model
-        category = "servers" if dev.role == "gpu_server" else "switches"
+        category = "servers" if dev.role in ("gpu_server", "backend_host") else "switches"
         spare = ", %d of them hot spares" % spares[model.name] if model.name in spares else ""
         bom.add(category, model.name, (model.name,), (model.name,),
                 "%s (%s%s)" % (model.description, ", ".join(sorted(roles[model.name])), spare))

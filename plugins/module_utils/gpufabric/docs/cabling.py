@@ -90,7 +90,7 @@ class Optics:
         model = dev.model
         cages = self._cages.get(model.name)
         if cages is None:
-            if dev.role == "gpu_server":
+            if dev.role in ("gpu_server", "backend_host"):
                 ff = self.nic_ff.get(model.name, {})
                 cages = {n["name"]: ff.get("backend", "") for n in model.backend_nics}
                 cages.update((p["name"], ff.get("frontend", "")) for p in model.frontend_ports)

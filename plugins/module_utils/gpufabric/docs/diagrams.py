@@ -9,7 +9,7 @@ import subprocess
 
 from .markdown import table
 
-COLORS = {"gpu_server": "#dbe9f6", "backend_leaf": "#fde2c8", "backend_spine": "#f9c79a",
+COLORS = {"gpu_server": "#dbe9f6", "backend_host": "#c9d6ea", "backend_leaf": "#fde2c8", "backend_spine": "#f9c79a",
           "backend_superspine": "#f4a261", "frontend_leaf": "#d8f0d2", "frontend_spine": "#b5e0a8",
           "frontend_superspine": "#8fcf7d", "backend_core": "#e76f51"}
 
@@ -128,6 +128,7 @@ def overview(plan, settings):
     g = Grouping(plan, settings["diagrams"]["overview_max_groups"])
     coarse = {
         "gpu_server": lambda d: g.su_block(d, "servers"),
+        "backend_host": lambda d: ("%s hosts" % d.kind, "%s hosts" % d.kind),
         # top-of-rack leaves carry every rail: grouped by scalable unit like their servers
         "backend_leaf": lambda d: (("leaf r%d" % d.rail, "rail %d leaves" % d.rail) if d.rail is not None
                                    else g.su_block(d, "top-of-rack leaves")),
@@ -149,6 +150,7 @@ def rail_view(plan, settings, rail):
     g = Grouping(plan, settings["diagrams"]["overview_max_groups"])
     coarse = {
         "gpu_server": lambda d: g.su_block(d, "servers"),
+        "backend_host": lambda d: ("%s hosts" % d.kind, "%s hosts" % d.kind),
         "backend_leaf": lambda d: g.su_block(d, "rail %d leaves" % rail),
         "backend_spine": g.spines,
         "backend_superspine": g.superspines,
@@ -156,7 +158,8 @@ def rail_view(plan, settings, rail):
     }
 
     def include(dev):
-        return dev.role == "gpu_server" or (dev.role.startswith("backend") and dev.rail in (rail, None))
+        return dev.role == "gpu_server" or (dev.role.startswith("backend") and dev.rail in (rail, None)
+                                            and dev.role != "backend_host")
     return Graph.build(plan, "rail-%d" % rail, "%s: rail %d (backend)" % (plan.summary["cluster"], rail),
                        _detail_or(plan, include, coarse, settings["diagrams"]["detail_max_nodes"]), ("backend",))
 

@@ -37,6 +37,7 @@ def build_plan(raw_spec):
     placement, namer = Placement(spec, sizing), Namer(spec, sizing)
 
     devices.servers(plan, placement, namer)
+    devices.hosts(plan, placement, namer)
     plan.replaced = check_replaced(plan)
     devices.backend(plan, placement, namer)
     cabling.backend(plan)

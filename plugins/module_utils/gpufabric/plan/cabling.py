@@ -5,6 +5,7 @@ spine k // links_to_each_spine of its pod; spine uplink k to superspine k // lin
 of its plane (in its zone, with four tiers); superspine uplink k to core switch k // links_to_each_core
 of its core plane; every device's management ports land on the OOB switch of its own rack.
 """
+from ..roles import SERVER_LIKE_ROLES
 from .model import Device, Link
 
 
@@ -12,23 +13,33 @@ def _port_names(model, indices):
     return [model.ports[i][0] for i in indices]
 
 
+def backend_nics(plan):
+    """(device, [NIC names, rail order]) of every GPU server, then every backend host: the NICs cabled
+    to the leaves (a host's first ``nics``)."""
+    nics = [n["name"] for n in plan.sizing.server_model.backend_nics]
+    for dev in plan.servers:
+        yield dev, nics
+    hosts = iter(plan.hosts)
+    for group in plan.sizing.hosts:
+        for _n in range(group.count):
+            yield next(hosts), [n["name"] for n in group.model.backend_nics[:group.nics]]
+
+
 def backend(plan):
     sizing = plan.sizing
     clos, rails, leaves = sizing.backend, sizing.rails, plan.backend.leaves
-    server_model = sizing.server_model
-    nics = [n["name"] for n in server_model.backend_nics]
     down = _port_names(clos.leaf_model, clos.leaf_down)
-    speed = server_model.backend_nics[0]["speed"]
+    speed = sizing.server_model.backend_nics[0]["speed"]
     connect = plan.connect
     top_of_rack = sizing.design == "top_of_rack"
-    for dev in plan.servers:
-        unit, pos = divmod(dev.index, sizing.servers_per_unit)
-        for rail in range(rails):
+    for dev, nics in backend_nics(plan):
+        unit, pos = divmod(dev.position, sizing.servers_per_unit)
+        for rail, nic in enumerate(nics):
             if top_of_rack:
                 # every NIC of the server on its unit's one leaf, the server's ports side by side
-                connect(Link("backend", "server", leaves[unit], down[pos * rails + rail], dev, nics[rail], speed))
+                connect(Link("backend", "server", leaves[unit], down[pos * rails + rail], dev, nic, speed))
             else:
-                connect(Link("backend", "server", leaves[unit * rails + rail], down[pos], dev, nics[rail], speed))
+                connect(Link("backend", "server", leaves[unit * rails + rail], down[pos], dev, nic, speed))
     if clos.tiers < 2:
         return
     planes = sizing.design == "rail_planes"
@@ -119,7 +130,7 @@ def oob(plan, namer):
         rack = devs[0].rack
         ends = []
         for dev in devs:
-            if dev.role == "gpu_server":
+            if dev.role in SERVER_LIKE_ROLES:
                 ends.append((2 * dev.slot, dev, dev.model.bmc_port["name"]))
                 ends.append((2 * dev.slot + 1, dev, dev.model.mgmt_port["name"]))
             elif rack.kind == "server":

@@ -24,8 +24,26 @@ def servers(plan, placement, namer):
         dev = Device(namer.name("server", n=i + 1, index=i, su=unit + 1, rack=rack.name), "gpu_server",
                      model, i, rack, pos % per_rack, su=unit)
         dev.spare = pos >= first_spare
+        dev.position = i
         plan.servers.append(plan.add(dev))
     return plan.servers
+
+
+def hosts(plan, placement, namer):
+    """Backend hosts at the server positions after the last GPU server, group after group."""
+    sizing, per_rack = plan.sizing, plan.spec["servers"]["per_rack"]
+    position = sizing.servers
+    for group in sizing.hosts:
+        for n in range(group.count):
+            unit, pos = divmod(position, sizing.servers_per_unit)
+            rack = placement.rack(unit, pos // per_rack)
+            index = len(plan.hosts)
+            dev = Device(namer.name("backend_host", host=group.name, n=n + 1, index=index, su=unit + 1,
+                                    rack=rack.name), "backend_host", group.model, index, rack, pos % per_rack, su=unit)
+            dev.position, dev.kind = position, group.kind
+            plan.hosts.append(plan.add(dev))
+            position += 1
+    return plan.hosts
 
 
 def _clos(plan, namer, clos, network, leaf_place, leaf_fields, n_leaves, pods, spine_place, core_slot,

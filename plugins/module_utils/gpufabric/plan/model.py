@@ -24,7 +24,7 @@ class Rack:
 class Device:
     __slots__ = ("name", "role", "model", "index", "rail", "su", "pod", "plane", "side", "rack", "slot",
                  "asn", "loopback", "loopback6", "mgmt", "bmc", "server_block", "frontend_ip", "frontend_block",
-                 "links", "spare", "zone")
+                 "links", "spare", "zone", "position", "kind")
 
     def __init__(self, name, role, model, index, rack, slot, rail=None, su=None, pod=None, plane=None, side=None,
                  zone=None):
@@ -38,6 +38,8 @@ class Device:
         self.plane = plane
         self.side = side
         self.zone = zone        # four tiers: the group of pods under one superspine layer
+        self.position = None    # GPU servers and backend hosts: the server position their leaf ports follow
+        self.kind = None        # backend hosts: storage | management
         self.rack = rack
         self.slot = slot        # position in the rack
         self.asn = None
@@ -132,6 +134,7 @@ class Plan:
         self.sizing = sizing
         self.cable_lengths = None   # CableLengths: every link's length, for the cabling plan and the switches
         self.servers = []
+        self.hosts = []           # backend hosts (storage, management), after the servers' positions
         self.backend = None
         self.frontend = None
         self.devices = []

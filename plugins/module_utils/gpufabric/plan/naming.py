@@ -23,6 +23,7 @@ def default_patterns(sizing):
         "frontend_spine": cluster + "-fe" + ("-pod{pod:02d}" if frontend and frontend.tiers == 3 else "")
         + "-spine{n:02d}",
         "frontend_superspine": cluster + "-fe-ssp{plane}-{n:02d}",
+        "backend_host": cluster + "-{host}{n:02d}",
         "oob_switch": cluster + "-oob-{rack}" + ("-{n}" if sizing.oob_switches_per_rack > 1 else ""),
     }
 

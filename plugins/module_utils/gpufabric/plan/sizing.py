@@ -9,11 +9,22 @@ from ..errors import SpecError
 from .clos import Clos, ceil_div
 
 
+class HostGroup(NamedTuple):
+    """Hosts of one kind from backend.hosts: they take the server positions after the GPU servers."""
+    name: str
+    kind: str
+    model: object
+    count: int
+    nics: int
+
+
 class Sizing(NamedTuple):
     design: str
     server_model: object
     rails: int                       # GPUs per server: one backend NIC, one rail each
     servers: int
+    hosts: tuple                     # HostGroup per backend.hosts entry, in spec order
+    positions: int                   # server positions cabled to the backend: GPU servers, then hosts
     backend: Clos
     servers_per_unit: int            # a scalable unit: the servers one rail leaf serves
     scalable_units: int
@@ -67,6 +78,27 @@ def _frontend(spec, catalog, server_model):
                 [p["speed"] for p in ports[:2]], reserve_up=peer, label="frontend")
 
 
+def _hosts(spec, catalog, server_model):
+    out = []
+    speed = server_model.backend_nics[0]["speed"]
+    for i, raw in enumerate(spec["backend"]["hosts"]):
+        path = "backend.hosts[%d]" % i
+        model = catalog.server(raw["model"] or server_model.name, path + ".model")
+        nics = raw["nics"] or len(model.backend_nics)
+        if nics > min(len(model.backend_nics), server_model.gpus):
+            raise SpecError(path + ".nics", "%d NICs, but %s has %d backend NICs and there are %d rails (NIC i goes "
+                            "to rail i): use at most %d" % (nics, model.name, len(model.backend_nics),
+                                                             server_model.gpus, min(len(model.backend_nics),
+                                                                                    server_model.gpus)))
+        if {n["speed"] for n in model.backend_nics[:nics]} != {speed}:
+            raise SpecError(path + ".model", "%s's backend NICs are not %d Gb/s like the GPU servers' leaf ports: "
+                            "choose a model whose NICs match" % (model.name, speed))
+        if any(h.name == raw["name"] for h in out):
+            raise SpecError(path + ".name", "%r names two host groups: give each its own name" % raw["name"])
+        out.append(HostGroup(raw["name"], raw["kind"], model, raw["count"], nics))
+    return tuple(out)
+
+
 def size(spec, catalog):
     server_model = catalog.server(spec["servers"]["model"], "servers.model")
     rails, servers = server_model.gpus, spec["servers"]["count"]
@@ -83,7 +115,9 @@ def size(spec, catalog):
             raise SpecError("servers.per_rack", "%d servers per rack do not fill the racks of a top-of-rack leaf "
                             "that takes %d servers: use a divisor of %d" % (
                                 spec["servers"]["per_rack"], per_unit, per_unit))
-    units = ceil_div(servers, per_unit)
+    hosts = _hosts(spec, catalog, server_model)
+    positions = servers + sum(h.count for h in hosts)
+    units = ceil_div(positions, per_unit)
     group = 1 if design in ("rail_planes", "top_of_rack") else rails
     leaves_per_plane = units * group
     if design == "rail_only":
@@ -119,7 +153,8 @@ def size(spec, catalog):
     ends = 2 * spec["servers"]["per_rack"] + (2 if design == "top_of_rack" else 0)
     oob_per_rack = ceil_div(max(ends, per_rack), len(access))
     return Sizing(
-        design=design, server_model=server_model, rails=rails, servers=servers, backend=backend, servers_per_unit=per_unit,
+        design=design, server_model=server_model, rails=rails, servers=servers, hosts=hosts, positions=positions,
+        backend=backend, servers_per_unit=per_unit,
         scalable_units=units, max_servers=max_servers,
         backend_pods=1 if backend.tiers < 3 else backend.pods_for(leaves_per_plane),
         backend_zones=backend.zones_for(leaves_per_plane) if backend.tiers == 4 else 1,

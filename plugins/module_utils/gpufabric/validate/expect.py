@@ -5,6 +5,7 @@ collected state with it, never with a second hand-written expectation.
 """
 from ..ipam import cidr
 from ..plan.model import ROUTED_TIERS
+from ..roles import SERVER_LIKE_ROLES
 from ..spec import port_mtu
 
 
@@ -58,7 +59,7 @@ class Expectation:
             for end in (link.end(link.a), link.end(link.b)):
                 dev = end.device
                 if dev.name in self.ports:
-                    server = dev.role == "gpu_server"
+                    server = dev.role in SERVER_LIKE_ROLES
                     self.ports[dev.name][end.port] = Port(end, port_mtu(plan.spec, link.network, server),
                                                           _nic_rails(dev).get(end.port))
 

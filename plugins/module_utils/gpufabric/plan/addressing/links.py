@@ -50,8 +50,8 @@ def backend_servers(plan, pools, pool_cidrs):
             prefix = pool.prefix_for(block)
             for leaf in leaves:
                 leaf.server_block = (pool.base + leaf.index * block, prefix)
-        for dev in plan.servers:
-            unit, pos = divmod(dev.index, per_unit)
+        for dev in plan.servers + plan.hosts:
+            unit, pos = divmod(dev.position, per_unit)
             for rail, link in enumerate(x for x in dev.links if x.network == "backend"):
                 if top_of_rack:
                     setattr(link, attr, pool.base + unit * block + 2 * (pos * rails + rail))

@@ -2,7 +2,7 @@
 per switch role, each switch at its position), the rest servers (BMC, then host port); the last
 usable address is the gateway."""
 from ...errors import SpecError
-from ...roles import SWITCH_ROLES
+from ...roles import SERVER_LIKE_ROLES, SWITCH_ROLES
 
 
 def _size_needed(by_role, servers):
@@ -20,9 +20,9 @@ def assign(plan, pools):
     pool = pools.take("oob.pool", plan.spec["oob"]["pool"])
     by_role = {}
     for dev in plan.devices:
-        if dev.role != "gpu_server":
+        if dev.role not in SERVER_LIKE_ROLES:
             by_role.setdefault(dev.role, []).append(dev)
-    servers = plan.sizing.servers
+    servers = plan.sizing.positions     # GPU servers, then backend hosts
     needed = _size_needed(by_role, servers)
     if pool.size < needed:
         # One prefix for every constraint at once, so the hint is never refused for another reason.
@@ -40,8 +40,8 @@ def assign(plan, pools):
         for dev in devs:
             dev.mgmt = base + dev.index
     region = pool.base + quarter
-    for dev in plan.servers:
-        dev.bmc = region + 1 + 2 * dev.index
+    for dev in plan.servers + plan.hosts:
+        dev.bmc = region + 1 + 2 * dev.position
         dev.mgmt = dev.bmc + 1
     plan.mgmt_gateway = pool.base + pool.size - 2
     plan.mgmt_prefix = pool.bits - (pool.size.bit_length() - 1)
