@@ -150,27 +150,30 @@ class Clos:
         if self.tiers == 2:
             self.max_pods = 1
         else:
-            self.super_model = catalog.switch(super_tier["model"], path + ".superspine.model")
-            self.super_down, self.super_up, _reserved = split_ports(self.super_model, super_tier, path + ".superspine",
-                                                                    self.tiers == 4)
-            self.superspines_per_plane, self.links_to_each_superspine = _fan_out(
-                path + ".superspine.count", "superspines per plane", "spine", super_tier, self.spine_up)
-            check_speed(path + ".superspine.model", "spine uplinks to superspines",
-                        [self.spine_model.ports[p][1] for p in self.spine_up],
-                        [self.super_model.ports[p][1] for p in self.super_down])
+            (self.super_model, self.super_down, self.super_up, self.superspines_per_plane,
+             self.links_to_each_superspine) = self._upper_tier(catalog, super_tier, "superspine", "superspines",
+                                                               self.spine_model, self.spine_up, self.tiers == 4)
             # A zone: the pods one superspine layer holds (the whole fabric below four tiers).
             self.pods_per_zone = len(self.super_down) // self.links_to_each_superspine
             if self.tiers == 4:
-                self.core_model = catalog.switch(core_tier["model"], path + ".core.model")
-                self.core_down = split_ports(self.core_model, core_tier, path + ".core", False)[0]
-                self.cores_per_plane, self.links_to_each_core = _fan_out(
-                    path + ".core.count", "core switches per plane", "superspine", core_tier, self.super_up)
-                check_speed(path + ".core.model", "superspine uplinks to core switches",
-                            [self.super_model.ports[p][1] for p in self.super_up],
-                            [self.core_model.ports[p][1] for p in self.core_down])
+                (self.core_model, self.core_down, _up, self.cores_per_plane,
+                 self.links_to_each_core) = self._upper_tier(catalog, core_tier, "core", "core switches",
+                                                             self.super_model, self.super_up, False)
                 self.max_zones = len(self.core_down) // self.links_to_each_core
             self.max_pods = self.pods_per_zone * self.max_zones
         self.max_leaves = self.max_pods * self.leaves_per_pod
+
+    def _upper_tier(self, catalog, tier, key, what, lower_model, lower_up, has_up):
+        """(model, down ports, up ports, switches per plane, links from each lower switch to each) of the
+        superspine or core tier above ``lower_model``'s uplinks ``lower_up``."""
+        path = "%s.%s" % (self.path, key)
+        model = catalog.switch(tier["model"], path + ".model")
+        down, up, _reserved = split_ports(model, tier, path, has_up)
+        lower = "spine" if key == "superspine" else "superspine"
+        count, each = _fan_out(path + ".count", what + " per plane", lower, tier, lower_up)
+        check_speed(path + ".model", "%s uplinks to %s" % (lower, what), [lower_model.ports[p][1] for p in lower_up],
+                    [model.ports[p][1] for p in down])
+        return model, down, up, count, each
 
     def _pod_leaves(self, pod_gpus):
         """Leaves per pod (and plane) of a declared pod size, or None: the spines' ports decide."""
