@@ -12,8 +12,21 @@ from gpufabric.plan.clos import ratio
 _ROUTED = ("server", "leaf-spine", "spine-superspine", "superspine-core")
 
 
-@pytest.fixture(scope="module", params=EXAMPLES)
+# Four tiers of 8-port switches with rail planes and several links between tiers: every index of the
+# zone/plane arithmetic is exercised in a plan of a few hundred switches (not an example: no build).
+_SW8 = {"port_groups": [{"count": 8, "speed": 400, "lanes": 4}]}
+PLANES_4TIER_TINY = {
+    "cluster": {"name": "p4t"}, "servers": {"count": 24},
+    "backend": {"design": "rail_planes", "leaf": {"model": "sw8"}, "spine": {"model": "sw8", "count": 2},
+                "superspine": {"model": "sw8", "count": 2}, "core": {"model": "sw8", "count": 2}},
+    "models": {"switches": {"sw8": _SW8}},
+}
+
+
+@pytest.fixture(scope="module", params=EXAMPLES + ("planes-4tier-tiny",))
 def plan(request):
+    if request.param == "planes-4tier-tiny":
+        return build_plan(PLANES_4TIER_TINY)
     return build_plan(load_example(request.param))
 
 
@@ -106,3 +119,10 @@ def test_zones_hold_the_pods_their_superspines_serve(plan):
         _up, down = _up_down(core)
         zones = collections.Counter(e.peer.zone for e in down)
         assert len(zones) == plan.sizing.backend_zones and set(zones.values()) == {clos.links_to_each_core}
+
+
+def test_rail_planes_keep_every_switch_cable_in_one_rail(plan):
+    if plan.sizing.design != "rail_planes":
+        return
+    fabric = [link for link in plan.links if link.network == "backend" and link.tier != "server"]
+    assert fabric and all(link.a.rail == link.b.rail is not None for link in fabric)
