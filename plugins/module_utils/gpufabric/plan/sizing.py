@@ -85,11 +85,11 @@ def _hosts(spec, catalog, server_model):
         path = "backend.hosts[%d]" % i
         model = catalog.server(raw["model"] or server_model.name, path + ".model")
         nics = raw["nics"] or len(model.backend_nics)
-        if nics > min(len(model.backend_nics), server_model.gpus):
+        most = min(len(model.backend_nics), server_model.gpus)
+        if nics > most:
             raise SpecError(path + ".nics", "%d NICs, but %s has %d backend NICs and there are %d rails (NIC i goes "
                             "to rail i): use at most %d" % (nics, model.name, len(model.backend_nics),
-                                                             server_model.gpus, min(len(model.backend_nics),
-                                                                                    server_model.gpus)))
+                                                             server_model.gpus, most))
         if {n["speed"] for n in model.backend_nics[:nics]} != {speed}:
             raise SpecError(path + ".model", "%s's backend NICs are not %d Gb/s like the GPU servers' leaf ports: "
                             "choose a model whose NICs match" % (model.name, speed))
