@@ -88,8 +88,8 @@ def _hosts(spec, catalog, server_model):
         most = min(len(model.backend_nics), server_model.gpus)
         if nics > most:
             raise SpecError(path + ".nics", "%d NICs, but %s has %d backend NICs and there are %d rails (NIC i goes "
-                            "to rail i): use at most %d" % (nics, model.name, len(model.backend_nics),
-                                                             server_model.gpus, most))
+                            "to rail i): use at most %d" % (
+                                nics, model.name, len(model.backend_nics), server_model.gpus, most))
         if {n["speed"] for n in model.backend_nics[:nics]} != {speed}:
             raise SpecError(path + ".model", "%s's backend NICs are not %d Gb/s like the GPU servers' leaf ports: "
                             "choose a model whose NICs match" % (model.name, speed))
