@@ -85,7 +85,7 @@ def test_empty_tenant_and_bad_names_each_get_one_line(plan):
 
 def test_bad_range_and_mode(plan):
     assert problems(plan, {"isolation": "vxlan", "tenants": {"a": {"servers": ["lab-gpu[4:1]", "x[1-2]"]}}}) == [
-        "isolation: 'vxlan' is not a mode; use one of acl",
+        "isolation: 'vxlan' is not a mode; use one of acl, vrf",
         "tenants.a.servers[0]: 'lab-gpu[4:1]': a range needs start <= end and a step of at least 1",
         "tenants.a.servers[1]: 'x[1-2]': a range is written head[start:end] or head[start:end:step], e.g. "
         "lab-gpu[0001:0004]"]
@@ -196,11 +196,11 @@ def test_a_move_revokes_first_then_grants(plan):
     assert (revoke["name"], grant["name"]) == ("revoke", "grant")
     assert revoke["assignment"].tenant_of("lab-gpu0003") == "free"
     assert revoke["leaves"]["lab-r0-leaf02"] == {"ports": ["Ethernet0 alpha -> free"],
-                                                 "acls": ["QUARANTINE", "TENANT_ALPHA"]}
+                                                 "acls": ["QUARANTINE", "TENANT_ALPHA"], "vrfs": []}
     assert grant["leaves"]["lab-r0-leaf02"]["ports"] == ["Ethernet0 free -> beta"]
     # SU1's leaves serve no moving server but carry alpha and beta ports whose rules name it.
-    assert revoke["leaves"]["lab-r0-leaf01"] == {"ports": [], "acls": ["TENANT_ALPHA"]}
-    assert grant["leaves"]["lab-r0-leaf01"] == {"ports": [], "acls": ["TENANT_BETA"]}
+    assert revoke["leaves"]["lab-r0-leaf01"] == {"ports": [], "acls": ["TENANT_ALPHA"], "vrfs": []}
+    assert grant["leaves"]["lab-r0-leaf01"] == {"ports": [], "acls": ["TENANT_BETA"], "vrfs": []}
     assert "server lab-gpu0003: alpha -> tenant beta" in change["lines"]
 
 

@@ -206,6 +206,16 @@ def _tenant_acls(cfg):
     return tables
 
 
+def _tenant_vrfs(cfg):
+    """VRF mode (structured/tenant_vrf.py): a VRF per tenant on the leaf, its ports bound to it."""
+    tables = {"VRF": {}, "INTERFACE": {}}
+    for vrf in cfg["tenant_isolation"].get("vrfs", ()):
+        tables["VRF"][vrf["name"]] = {}
+        for port in vrf["ports"]:
+            tables["INTERFACE"][port] = {"vrf_name": vrf["name"]}
+    return tables
+
+
 def config_db(cfg):
     """The SONiC config_db tables of one switch, from its structured config."""
     parts = [_metadata, _ports, _management, _l2]
@@ -214,7 +224,7 @@ def config_db(cfg):
     if "qos" in cfg:
         parts.append(_qos)
     if "tenant_isolation" in cfg:
-        parts.append(_tenant_acls)
+        parts += [_tenant_acls, _tenant_vrfs]
     tables = {}
     for part in parts:
         for name, rows in part(cfg).items():  # parts may share a table (FEATURE, ACL_TABLE): rows add up

@@ -52,6 +52,10 @@ def _backend(dev, ctx):
     isolation = tenant_isolation(dev, ctx.plan)
     if isolation:
         cfg["tenant_isolation"] = isolation
+        if isolation["mode"] == "vrf":
+            # Each server /31 must travel with its tenant's community (structured/tenant_vrf.py), so the
+            # aggregate no longer hides them; it stays, announced beside them, for the default VRF.
+            cfg["bgp"]["summary_only"] = False
     return cfg
 
 

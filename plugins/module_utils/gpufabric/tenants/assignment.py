@@ -10,6 +10,9 @@ which server (it changes weekly). A file like inventories/lab/lab.tenants.yml:
         servers: ["lab-gpu[0002:0004:2]"]   # a range: start, end (inclusive) and optional step
 
 Servers in no tenant form the free pool: quarantined, they reach nothing but their own leaves.
+`isolation` chooses how the leaves keep tenants apart: `acl` (port ACLs, the default) or `vrf` (a
+VRF per tenant on each leaf; every tenant then needs an `id`, 1..4094, that never changes while the
+tenant exists: it names the tenant's routes, see structured/tenant_vrf.py).
 Problems are collected, one line each naming the entry, and raised together: nothing is changed.
 """
 import re
@@ -17,11 +20,14 @@ import re
 from ..errors import SpecError
 
 FREE_POOL = "free"
-ISOLATION_MODES = ("acl",)
+ISOLATION_MODES = ("acl", "vrf")
+# A VRF is a Linux interface named Vrf-<tenant>: at most 15 characters leave 11 for the name.
+VRF_NAME_MAX = 11
+TENANT_ID_RANGE = (1, 4094)
 NAME = re.compile(r"^[a-z][a-z0-9-]{0,23}$")
 RANGE = re.compile(r"^(?P<head>[^\[\]]*)\[(?P<start>[0-9]+):(?P<end>[0-9]+)(?::(?P<step>[0-9]+))?\](?P<tail>[^\[\]]*)$")
 TOP_KEYS = ("isolation", "tenants")
-TENANT_KEYS = ("servers", "description")
+TENANT_KEYS = ("servers", "description", "id")
 
 
 class AssignmentError(SpecError):
@@ -35,9 +41,10 @@ class AssignmentError(SpecError):
 class Assignment:
     """Tenant name -> sorted server names; ``free`` are the servers in no tenant (plan order)."""
 
-    def __init__(self, tenants, servers, isolation="acl"):
+    def __init__(self, tenants, servers, isolation="acl", ids=None):
         self.isolation = isolation
         self.tenants = {name: sorted(members) for name, members in sorted(tenants.items())}
+        self.ids = {name: tenant_id for name, tenant_id in (ids or {}).items() if name in self.tenants}
         self.owner = {s: name for name, members in self.tenants.items() for s in members}
         self.free = [s for s in servers if s not in self.owner]
 
@@ -47,8 +54,12 @@ class Assignment:
 
     def as_data(self):
         """The assignment as the YAML mapping it was read from (ranges expanded): what `running` keeps."""
-        return {"isolation": self.isolation,
-                "tenants": {name: {"servers": list(members)} for name, members in self.tenants.items()}}
+        tenants = {}
+        for name, members in self.tenants.items():
+            tenants[name] = {"servers": list(members)}
+            if name in self.ids:
+                tenants[name]["id"] = self.ids[name]
+        return {"isolation": self.isolation, "tenants": tenants}
 
     def __eq__(self, other):
         return isinstance(other, Assignment) and self.as_data() == other.as_data()
@@ -94,7 +105,7 @@ def parse_assignment(data, servers, cluster="the cluster"):
         problems.append("tenants: expected a mapping of tenant name to {servers: [...]}")
         tenants = {}
     known = set(servers)
-    members, first_seen = {}, {}
+    members, first_seen, ids, id_owner = {}, {}, {}, {}
     for name, body in tenants.items():
         where = "tenants.%s" % name
         if not isinstance(name, str) or not NAME.match(name) or name == FREE_POOL:
@@ -105,7 +116,9 @@ def parse_assignment(data, servers, cluster="the cluster"):
             problems.append("%s: expected a mapping with `servers` (a list of host names or ranges)" % where)
             continue
         for key in sorted(set(body) - set(TENANT_KEYS)):
-            problems.append("%s.%s: unknown key; a tenant has %s" % (where, key, " and ".join(TENANT_KEYS)))
+            problems.append("%s.%s: unknown key; a tenant has %s" % (where, key, ", ".join(TENANT_KEYS)))
+        if isolation == "vrf":
+            problems += _vrf_checks(where, name, body.get("id"), ids, id_owner)
         entries = body.get("servers") or []
         if not isinstance(entries, list):
             problems.append("%s.servers: expected a list of host names or ranges" % where)
@@ -133,7 +146,26 @@ def parse_assignment(data, servers, cluster="the cluster"):
                             "(its servers go to the free pool)" % where)
     if problems:
         raise AssignmentError(problems)
-    return Assignment(members, servers, isolation)
+    return Assignment(members, servers, isolation, ids)
+
+
+def _vrf_checks(where, name, tenant_id, ids, id_owner):
+    """The VRF mode's demands on one tenant: a name that fits its VRF's, and a unique, stable id."""
+    problems = []
+    if len(name) > VRF_NAME_MAX:
+        problems.append("%s: isolation vrf: a tenant name has at most %d characters (its VRF, Vrf-%s, is a Linux "
+                        "interface name of at most 15)" % (where, VRF_NAME_MAX, name))
+    low, high = TENANT_ID_RANGE
+    if isinstance(tenant_id, bool) or not isinstance(tenant_id, int) or not low <= tenant_id <= high:
+        problems.append("%s.id: isolation vrf needs a tenant id, a whole number %d..%d that stays the tenant's "
+                        "while it exists (it tags its routes); got %r" % (where, low, high, tenant_id))
+    elif tenant_id in id_owner:
+        problems.append("%s.id: %d is already the id of tenant %s: every tenant needs its own"
+                        % (where, tenant_id, id_owner[tenant_id]))
+    else:
+        id_owner[tenant_id] = name
+        ids[name] = tenant_id
+    return problems
 
 
 def load_assignment(path, servers, cluster="the cluster"):

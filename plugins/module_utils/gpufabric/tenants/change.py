@@ -40,11 +40,16 @@ def interim(old, new, servers):
         kept = [s for s in members if old.tenant_of(s) == name]
         if kept:
             tenants[name] = kept
-    return Assignment(tenants, servers, new.isolation)
+    return Assignment(tenants, servers, new.isolation, new.ids)
 
 
 def _port_tenants(section):
-    return {port: acl["tenant"] for acl in (section or {}).get("acls", ()) for port in acl["ports"]}
+    """{port: tenant} of a leaf's isolation: ports bound to a tenant's ACL (ACL mode, the free pool)
+    or VRF (VRF mode)."""
+    section = section or {}
+    out = {port: acl["tenant"] for acl in section.get("acls", ()) for port in acl["ports"]}
+    out.update((port, vrf["tenant"]) for vrf in section.get("vrfs", ()) for port in vrf["ports"])
+    return out
 
 
 def _leaf_changes(before, after):
@@ -56,7 +61,11 @@ def _leaf_changes(before, after):
     rules_before = {a["name"]: a["rules"] for a in (before or {}).get("acls", ())}
     rules_after = {a["name"]: a["rules"] for a in (after or {}).get("acls", ())}
     acls = sorted(n for n in set(rules_before) | set(rules_after) if rules_before.get(n) != rules_after.get(n))
-    return ports, acls
+    vrfs_before = {v["name"] for v in (before or {}).get("vrfs", ())}
+    vrfs_after = {v["name"] for v in (after or {}).get("vrfs", ())}
+    vrfs = ["%s added" % n for n in sorted(vrfs_after - vrfs_before)]
+    vrfs += ["%s removed" % n for n in sorted(vrfs_before - vrfs_after)]
+    return ports, acls, vrfs
 
 
 def _natural(port):
@@ -68,7 +77,8 @@ def plan_change(plan, old, new):
     """{"moves": [{"server", "from", "to"}], "phases": [{"name", "assignment", "hosts", "leaves"}], "lines"}.
 
     ``leaves`` maps each changed leaf to {"ports": ["Ethernet0 alpha -> free"], "acls": [ACL names whose
-    rules change]}; ``hosts`` lists them in plan order. Phases that change nothing are left out."""
+    rules change], "vrfs": ["Vrf-alpha removed"]}; ``hosts`` lists them in plan order. Phases that change
+    nothing are left out."""
     servers = [d.name for d in plan.by_role("gpu_server")]
     moved = moves(plan, old, new)
     stages = [("isolate", new)] if old is None else [("revoke", interim(old, new, servers)), ("grant", new)]
@@ -79,8 +89,8 @@ def plan_change(plan, old, new):
         leaves = {}
         for leaf in target:
             if target[leaf] != current[leaf]:
-                ports, acls = _leaf_changes(current[leaf], target[leaf])
-                leaves[leaf] = {"ports": ports, "acls": acls}
+                ports, acls, vrfs = _leaf_changes(current[leaf], target[leaf])
+                leaves[leaf] = {"ports": ports, "acls": acls, "vrfs": vrfs}
         if leaves:
             phases.append({"name": name, "assignment": assignment, "hosts": list(leaves), "leaves": leaves})
         current = target
@@ -106,5 +116,7 @@ def describe(moved, phases):
                 parts.append("ports " + ", ".join(change["ports"]))
             if change["acls"]:
                 parts.append("rules of " + ", ".join(change["acls"]))
+            if change["vrfs"]:
+                parts.append("VRFs " + ", ".join(change["vrfs"]))
             lines.append("  %s: %s" % (leaf, "; ".join(parts)))
     return lines

@@ -1,7 +1,11 @@
-"""Which NIC may reach which, read from the rendered isolation (the leaves' tenant ACLs), for checks.
+"""Which NIC may reach which, read from the rendered isolation of the leaves, for checks.
 
 An ICMP echo (or any RoCE exchange) needs both ways: the request enters the fabric at the sender's leaf
-port, the reply at the receiver's. Each must be let in by the ACL bound to that port.
+port, the reply at the receiver's. Each must be let in by the ACL bound to that port (ACL mode, and the
+free pool's ports in VRF mode) and, for a port bound to a tenant VRF (VRF mode), that VRF must hold a
+route to the destination: the destination's /31 is connected in the same VRF of the same leaf, or it
+is in a VRF whose community this VRF imports (structured/tenant_vrf.py). A port left in the default
+VRF is reached by no tenant VRF: none imports a route without a community.
 """
 import ipaddress
 
@@ -40,12 +44,16 @@ class Reach:
     def __init__(self, plan, assignment):
         self.sections = isolation_by_leaf(plan, assignment) if assignment is not None else {}
         self.bound = {}
+        self.vrf = {}      # (leaf, port) -> (VRF name, community it exports and imports)
         for leaf, section in self.sections.items():
             for acl in (section or {}).get("acls", ()):
                 rules = [(r["action"], None if r["destination"] == "any" else ipaddress.ip_network(r["destination"]))
                          for r in acl["rules"]]
                 for port in acl["ports"]:
                     self.bound[(leaf, port)] = (acl["name"], rules)
+            for vrf in (section or {}).get("vrfs", ()):
+                for port in vrf["ports"]:
+                    self.vrf[(leaf, port)] = (vrf["name"], vrf["community"])
 
     def admits(self, leaf, port, address):
         """Whether the ACL on ``leaf`` ``port`` lets in a packet to ``address`` (first match; none bound: yes)."""
@@ -62,5 +70,25 @@ class Reach:
         acl = self.bound.get((leaf, port))
         return acl[0] if acl else None
 
+    def decided_by(self, leaf, port):
+        """What keeps the port's traffic in: "ACL <name>", "VRF <name>" or "ACL none" (an open port)."""
+        if (leaf, port) in self.vrf:
+            return "VRF %s" % self.vrf[(leaf, port)][0]
+        return "ACL %s" % (self.acl_on(leaf, port) or "none")
+
+    def routes(self, src, dst):
+        """Whether the VRF of ``src``'s leaf port has a route to ``dst`` (ports in no VRF: the default
+        table, with a route to every NIC the fabric carries)."""
+        here = self.vrf.get((src.leaf, src.port))
+        if here is None:
+            return True
+        there = self.vrf.get((dst.leaf, dst.port))
+        if there is None:
+            return False
+        return (src.leaf == dst.leaf and here[0] == there[0]) or here[1] == there[1]
+
+    def one_way(self, src, dst):
+        return self.admits(src.leaf, src.port, dst.address) and self.routes(src, dst)
+
     def both_ways(self, src, dst):
-        return self.admits(src.leaf, src.port, dst.address) and self.admits(dst.leaf, dst.port, src.address)
+        return self.one_way(src, dst) and self.one_way(dst, src)

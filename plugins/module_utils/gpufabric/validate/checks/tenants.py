@@ -1,7 +1,7 @@
 """Tenant isolation, measured: from every server NIC, an ICMP probe to every other server's NIC on the
 same rail. Same-tenant pairs must answer, pairs of different tenants (or the free pool) must not; the
 expectation is the rendered isolation of the running assignment (tenants/reach.py), never a second list.
-Reported per server and NIC, naming the leaf and port whose ACL decides."""
+Reported per server and NIC, naming the leaf and port and the ACL or VRF that decides."""
 from ...tenants import attached
 from ...tenants.reach import Reach, rail_nics
 from ..state import probe_command as state_probe_command
@@ -67,7 +67,7 @@ class TenantIsolation(Check):
                         cut.append("%s %s" % (dst.server, dst.address))
                     elif got and not wanted:
                         leak.append("%s %s (tenant %s)" % (dst.server, dst.address, assignment.tenant_of(dst.server)))
-                where = "%s, ACL %s" % (src.label(), reach.acl_on(src.leaf, src.port) or "none")
+                where = "%s, %s" % (src.label(), reach.decided_by(src.leaf, src.port))
                 tenant = assignment.tenant_of(dev.name)
                 if leak or cut:
                     problems = (["reaches %s outside tenant %s" % (_listed(leak), tenant)] if leak else []) + \
