@@ -42,5 +42,5 @@ class ActionModule(PlannedAction):
             running=state.running_path(build_dir, cluster),
             phases=[{"name": p["name"], "hosts": p["hosts"], "root": root, "leaves": p["leaves"]}
                     for p, root in zip(planned["phases"], roots)],
-            tenants=dict(new.tenants), free=new.free)
+            tenants=dict(new.tenants), free=new.free, isolation=new.isolation)
         return result

@@ -63,6 +63,10 @@ phases:
   returned: state is planned
   type: list
   elements: dict
+isolation:
+  description: The new assignment's isolation mode, C(acl) or C(vrf).
+  returned: state is planned
+  type: str
 running:
   description: Path of the running assignment.
   returned: success

@@ -36,10 +36,13 @@ def write_running(build_dir, cluster, assignment):
 
 
 def check_supported(plan, assignment):
-    """The ACL mode filters IPv4; refuse a fabric whose server links also carry IPv6."""
+    """Both modes isolate IPv4 (ACLs match it, VRFs leak its routes); refuse a fabric whose server links
+    also carry IPv6."""
     if assignment is not None and plan.spec["backend"].get("ipv6"):
-        raise AssignmentError(["isolation: acl mode filters IPv4 only and backend.ipv6 is on: the server links' "
-                               "IPv6 would cross tenants; turn backend.ipv6 off to isolate tenants"])
+        what = "filters" if assignment.isolation == "acl" else "tags and leaks routes of"
+        raise AssignmentError(["isolation: %s mode %s IPv4 only and backend.ipv6 is on: the server links' "
+                               "IPv6 would cross tenants; turn backend.ipv6 off to isolate tenants"
+                               % (assignment.isolation, what)])
 
 
 def assignment_for(plan, build_dir, path=None):

@@ -13,7 +13,7 @@ import shutil
 import time
 
 from . import daemons, kernel, network, nftables
-from .desired import TwinError, build_twin   # noqa: F401  (the package's public API)
+from .desired import Twin, TwinError, build_twin, cabled_ports, switch_namespaces   # noqa: F401  (public API)
 from .run import run_many
 
 STATE_ROOT = "/run/gpufabric-twin"
@@ -72,8 +72,10 @@ def up(twin, wait=True, timeout=90.0, frr_config="rendered"):
     if problem:
         raise TwinError(problem)
     previous = read_state(twin.cluster)
+    # Namespaces the twin no longer has (a tenant VRF gone from a leaf) go first, with their FRR.
+    changes = remove_namespaces(sorted(set((previous or {}).get("namespaces", ())) - set(twin.namespaces)))
     _write_state(twin, previous)
-    changes = _raise_neigh_limits(twin)
+    changes += _raise_neigh_limits(twin)
     changes += network.apply_links(twin)
     namespaces = [twin.namespaces[n] for n in sorted(twin.namespaces)]
     to_start, to_reload, frr_changes = daemons.frr_stage(namespaces, blank=frr_config == "blank")
@@ -88,6 +90,85 @@ def up(twin, wait=True, timeout=90.0, frr_config="rendered"):
               "cables": len(twin.veths)}
     if wait and frr_config != "blank":
         report["converged"] = wait_converged(twin, timeout)
+    report["seconds"] = round(time.monotonic() - started, 2)
+    return report
+
+
+def remove_namespaces(names):
+    """Stop everything in the namespaces, delete them and their FRR pathspaces."""
+    changes = network.delete_namespaces(names)
+    for ns in sorted(names):
+        for path in (daemons.frr_dir(ns), daemons.frr_run_dir(ns)):
+            if os.path.exists(path):
+                shutil.rmtree(path, ignore_errors=True)
+    return changes
+
+
+def switch_part(plan, files, host):
+    """The part of the twin that one switch's own config decides: its namespace and those of its tenant
+    VRFs (twin/vrf.py), from its rendered ``files`` ({"devices/<host>/config_db.json": text, ...})."""
+    part = Twin(plan.summary["cluster"])
+    switch_namespaces(part, plan.device(host), files, cabled_ports(plan, host))
+    return part
+
+
+def _update_state(cluster, host, part):
+    """Record the switch's namespaces in the twin's state file (other switches may do so at once)."""
+    import fcntl
+    os.makedirs(state_dir(cluster), exist_ok=True)
+    with open(os.path.join(state_dir(cluster), "state.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        state = read_state(cluster) or {"cluster": cluster, "namespaces": [], "frr": []}
+        stale = [n for n in state["namespaces"] if n.startswith(host + ".") and n not in part.namespaces]
+        state["namespaces"] = sorted((set(state["namespaces"]) - set(stale)) | set(part.namespaces))
+        state["frr"] = sorted((set(state.get("frr", ())) - set(stale))
+                              | {ns.name for ns in part.namespaces.values() if ns.frr_daemons})
+        with open(_state_path(cluster) + ".tmp", "w") as f:
+            json.dump(state, f, indent=1, sort_keys=True)
+        os.rename(_state_path(cluster) + ".tmp", _state_path(cluster))
+    return stale
+
+
+def part_differs(part, host):
+    """Whether applying ``part`` would change anything (check mode), without changing it."""
+    have = network.existing_namespaces()
+    stale = [n for n in have if n.startswith(host + ".") and n not in part.namespaces]
+    if stale or set(part.namespaces) - have:
+        return True
+    state = network.observe(set(part.namespaces))
+    for ns_a, if_a, ns_b, if_b in part.veths:
+        if if_a not in state[ns_a] or if_b not in state[ns_b]:
+            return True
+    for ns in part.namespaces.values():
+        if network.namespace_batch(ns, dict(state[ns.name]))[0]:
+            return True
+        if ns.frr_daemons and not daemons.conf_matches(ns.name, ns.frr_conf):
+            return True
+    wanted = {ns.name: ns.acl_nft for ns in part.namespaces.values() if ns.acl_nft is not None}
+    have_acl = nftables.current(wanted) if shutil.which("nft") else {}
+    return any(nftables.needs_change(text, have_acl.get(ns, "")) for ns, text in wanted.items())
+
+
+def up_switch(part, host, timeout=90.0):
+    """Make the machine hold one switch's part of the twin (playbooks/tenants.yml, per leaf): VRF
+    namespaces it no longer has are removed, the rest is applied as ``up`` applies a whole twin; waits
+    until the switch's BGP sessions (to the fabric and to its VRFs) are Established."""
+    started = time.monotonic()
+    problem = preflight()
+    if problem:
+        raise TwinError(problem)
+    stale = _update_state(part.cluster, host, part)
+    changes = remove_namespaces(stale)
+    changes += network.apply_links(part)
+    namespaces = [part.namespaces[n] for n in sorted(part.namespaces)]
+    to_start, to_reload, frr_changes = daemons.frr_stage(namespaces)
+    daemons.frr_start(to_start)
+    daemons.frr_reload(to_reload)
+    changes += frr_changes
+    changes += network.bring_up(part, network.links_down(part))
+    changes += apply_port_acls(part)
+    report = {"changed": bool(changes), "changes": changes}
+    report["converged"] = wait_converged(part, timeout)
     report["seconds"] = round(time.monotonic() - started, 2)
     return report
 

@@ -70,6 +70,15 @@ def _write_if_changed(path, text, mode=0o644):
     return True
 
 
+def conf_matches(ns, text):
+    """Whether the namespace's installed frr.conf is ``text`` and its daemons run."""
+    try:
+        with open(os.path.join(frr_dir(ns), "frr.conf")) as f:
+            return f.read() == text and _alive(os.path.join(frr_run_dir(ns), "zebra.pid"), "zebra")
+    except OSError:
+        return False
+
+
 def blank_conf(host):
     return "frr defaults datacenter\nhostname %s\nservice integrated-vtysh-config\n!\n" % host
 

@@ -8,7 +8,7 @@ servers/<host>/structured.yml, the same data the gpu_server role installs.
 import json
 
 from ..ipam import fmt
-from . import nftables
+from . import nftables, vrf
 
 IFNAMSIZ = 15                  # Linux interface names: at most 15 bytes
 OOB_BRIDGE = "oob"
@@ -161,6 +161,29 @@ def _switch(twin, dev, files, cabled):
     return ns, mgmt
 
 
+def switch_namespaces(twin, dev, files, cabled):
+    """A switch's namespace, with its FRR, and the namespaces of its tenant VRFs (twin/vrf.py);
+    returns (the switch's namespace, its rendered management addresses)."""
+    ns, mgmt = _switch(twin, dev, files, cabled)
+    conf = files.get("devices/%s/frr.conf" % dev.name)
+    if conf is None:
+        raise TwinError("%s: no rendered devices/%s/frr.conf in the build" % (dev.name, dev.name))
+    ns.frr_conf = conf
+    try:
+        vrfs = vrf.add_vrfs(twin, ns, _config_db(files, dev.name), files, Iface)
+    except ValueError as exc:
+        raise TwinError(str(exc))
+    for each in [ns] + vrfs:
+        each.frr_daemons = frr_daemons(each.frr_conf)
+    return ns, mgmt
+
+
+def cabled_ports(plan, host):
+    """The backend and frontend ports of ``host`` that the plan cables."""
+    return [link.a_port if link.a.name == host else link.b_port for link in plan.device(host).links
+            if link.network in ("backend", "frontend")]
+
+
 def _server_structured(files, host):
     import yaml  # here, not at the top: Ansible's import sanity test loads module_utils without PyYAML
 
@@ -217,12 +240,7 @@ def build_twin(plan, files):
             ns = _server(twin, dev, files)
             mgmt = {}
         else:
-            ns, mgmt = _switch(twin, dev, files, cabled.get(dev.name, ()))
-            conf = files.get("devices/%s/frr.conf" % dev.name)
-            if conf is None:
-                raise TwinError("%s: no rendered devices/%s/frr.conf in the build" % (dev.name, dev.name))
-            ns.frr_conf = conf
-            ns.frr_daemons = frr_daemons(conf)
+            ns, mgmt = switch_namespaces(twin, dev, files, cabled.get(dev.name, ()))
         port, addr = _mgmt_port(dev, mgmt, prefix)
         if port:
             mgmt_port += 1

@@ -105,7 +105,7 @@ def apply_links(twin):
         state = observe(set(twin.namespaces))
     jobs = []
     for ns in sorted(twin.namespaces):
-        lines, ns_changes = _namespace_batch(twin.namespaces[ns], state[ns])
+        lines, ns_changes = namespace_batch(twin.namespaces[ns], state[ns])
         if lines:
             jobs.append((["ip", "-n", ns, "-batch", "-"], "\n".join(lines) + "\n"))
             changes += ["%s: %s" % (ns, c) for c in ns_changes]
@@ -114,7 +114,7 @@ def apply_links(twin):
     return changes
 
 
-def _namespace_batch(ns, have):
+def namespace_batch(ns, have):
     lines, changes = [], []
     kinds = {"loopback": 0, "bridge": 1, "veth": 2}
     ordered = sorted(ns.ifaces.values(), key=lambda i: (kinds[i.kind], i.name))
