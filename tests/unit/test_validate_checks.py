@@ -310,6 +310,22 @@ def test_leaked_server_links_are_blamed_on_their_leaf(lab):
                                    "the aggregate must be summary-only")
 
 
+def test_server_links_announced_by_tenant_vrfs_are_no_leak(lab):
+    """In tenant VRF mode every server /31 travels with its tenant's community (docs/tenancy.md)."""
+    from gpufabric.tenants import attach, parse_assignment, plan_servers
+    plan, healthy = lab
+    states = copy.deepcopy(healthy)
+    for name in ("lab-r0-leaf01", "lab-r1-leaf01"):
+        states[name].routes["10.0.0.12/31"] = {"protocol": "bgp", "nexthops": [{"ip": None, "interface": "Ethernet16"}]}
+    attach(plan, parse_assignment({"isolation": "vrf", "tenants": {"a": {"id": 1, "servers": ["lab-gpu0001"]}}},
+                                  plan_servers(plan)))
+    try:
+        got = [r for r in failures(run(plan, states)) if r.check == "leaf_summaries"]
+    finally:
+        attach(plan, None)
+    assert got == []
+
+
 def test_leaf_pfc_off_on_a_server_port_fails_when_the_nic_cannot_be_read(lab):
     plan, healthy = lab
     states = copy.deepcopy(healthy)

@@ -14,6 +14,7 @@ from .mclag import mclag_config
 from .oob import MGMT_INTERFACE, oob_config
 from .qos import qos_config
 from .tenant_acl import tenant_isolation
+from .tenant_vrf import announces_host_routes
 
 __all__ = ["FabricContext", "device_config", "structured_configs"]
 
@@ -52,7 +53,7 @@ def _backend(dev, ctx):
     isolation = tenant_isolation(dev, ctx.plan)
     if isolation:
         cfg["tenant_isolation"] = isolation
-        if isolation["mode"] == "vrf":
+        if announces_host_routes(ctx.plan):
             # Each server /31 must travel with its tenant's community (structured/tenant_vrf.py), so the
             # aggregate no longer hides them; it stays, announced beside them, for the default VRF.
             cfg["bgp"]["summary_only"] = False

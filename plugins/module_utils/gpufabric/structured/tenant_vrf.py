@@ -24,6 +24,13 @@ COMMUNITY_ASN = 64512
 EXPORT_ROUTE_MAP = "TENANT_EXPORT"
 
 
+def announces_host_routes(plan):
+    """Whether the leaves announce every server /31 beside their aggregate (VRF mode: each carries its
+    tenant's community), rather than the aggregate alone."""
+    assignment = attached(plan)
+    return assignment is not None and assignment.isolation == "vrf"
+
+
 def vrf_name(tenant):
     return "Vrf-" + tenant
 

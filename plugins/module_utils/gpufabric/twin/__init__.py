@@ -109,6 +109,8 @@ def switch_part(plan, files, host):
     VRFs (twin/vrf.py), from its rendered ``files`` ({"devices/<host>/config_db.json": text, ...})."""
     part = Twin(plan.summary["cluster"])
     switch_namespaces(part, plan.device(host), files, cabled_ports(plan, host))
+    part.server_nics = sorted((link.b.name, link.b_port) for link in plan.device(host).links
+                              if link.a.name == host and link.tier == "server" and link.b.role == "gpu_server")
     return part
 
 
@@ -167,6 +169,12 @@ def up_switch(part, host, timeout=90.0):
     changes += frr_changes
     changes += network.bring_up(part, network.links_down(part))
     changes += apply_port_acls(part)
+    if changes:
+        # SONiC routes every port with the one system MAC, whatever its VRF, so a server never sees its
+        # gateway's MAC change; here the gateway's /31 moves between veths with their own MACs, so the
+        # servers' neighbour entries towards this leaf are dropped and resolved again.
+        run_many([(["ip", "-n", server, "neigh", "flush", "dev", nic], None)
+                  for server, nic in getattr(part, "server_nics", ())], check=False)
     report = {"changed": bool(changes), "changes": changes}
     report["converged"] = wait_converged(part, timeout)
     report["seconds"] = round(time.monotonic() - started, 2)

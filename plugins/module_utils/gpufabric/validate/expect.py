@@ -83,6 +83,11 @@ class Expectation:
         return {d.name: cidr(*d.server_block) for d in self.plan.devices
                 if d.role == "backend_leaf" and d.server_block}
 
+    def host_routes_announced(self):
+        """Whether leaves announce their server /31s beside the summary (tenant VRF mode)."""
+        from ..structured.tenant_vrf import announces_host_routes
+        return announces_host_routes(self.plan)
+
     def reachable(self, leaf, other):
         """Whether the plan gives ``leaf`` a path to ``other``: in rail planes only within the rail."""
         if self.design != "rail_planes":
