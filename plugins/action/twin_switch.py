@@ -17,7 +17,7 @@ FILES = ("config_db.json", "frr.conf", "structured.yml")
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
-    _VALID_ARGS = frozenset(("build_root", "spec", "build_dir", "timeout"))
+    _VALID_ARGS = frozenset(("build_root", "spec", "timeout"))
 
     def run(self, tmp=None, task_vars=None):
         from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric import twin

@@ -25,9 +25,6 @@ options:
   spec:
     description: The cluster spec file; by default the inventory's.
     type: path
-  build_dir:
-    description: The build directory (unused for the files; kept for the spec lookup of other actions).
-    type: path
   timeout:
     description: Seconds to wait for the switch's BGP sessions.
     type: float
