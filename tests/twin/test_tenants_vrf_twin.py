@@ -50,7 +50,7 @@ def test_vrf_isolation_move_and_back(lab):
     isolated = reach_matrix(plan)
     assert isolated == expected(plan, tenants_of(first, plan))
     # The cross-tenant probe really dies in the sender's VRF: no route there.
-    routes = run(["ip", "-n", "lab-r0-leaf01.Vrf-beta", "route", "show"]).stdout
+    routes = run(["ip", "-n", "lab-r0-leaf01-Vrf-beta", "route", "show"]).stdout
     assert "10.0.0.0/31" not in routes and "10.0.0.32/31" not in routes and "10.0.0.34/31" in routes, routes
 
     own = leaves_of(plan, "lab-gpu0003")

@@ -228,12 +228,12 @@ def test_the_twin_gives_each_tenant_vrf_a_namespace_joined_by_ibgp(plan, tmp_pat
         wanted = twin.build_twin(plan, files)
     finally:
         attach(plan, None)
-    leaf, alpha = wanted.namespaces["lab-r0-leaf01"], wanted.namespaces["lab-r0-leaf01.Vrf-alpha"]
-    assert len([n for n in wanted.namespaces if "." in n]) == 32, "two tenants on each of 16 leaves"
+    leaf, alpha = wanted.namespaces["lab-r0-leaf01"], wanted.namespaces["lab-r0-leaf01-Vrf-alpha"]
+    assert len([n for n in wanted.namespaces if "-Vrf-" in n]) == 32, "two tenants on each of 16 leaves"
     # The server port stays in the leaf (LLDP), bridged to the VRF, which carries its /31.
     assert (leaf.ifaces["Ethernet0"].addrs, leaf.ifaces["Ethernet0"].master) == ([], "bEthernet0")
     assert alpha.ifaces["Ethernet0"].addrs == ["10.0.0.0/31"]
-    assert ("lab-r0-leaf01", "vEthernet0", "lab-r0-leaf01.Vrf-alpha", "Ethernet0") in wanted.veths
+    assert ("lab-r0-leaf01", "vEthernet0", "lab-r0-leaf01-Vrf-alpha", "Ethernet0") in wanted.veths
     assert leaf.ifaces["vrfl1"].addrs == ["169.254.0.2/31"] and alpha.ifaces["vrfl1"].addrs == ["169.254.0.3/31"]
     # The switch's import/export policy, translated: the tag on the leaf's inbound session, the filter on the VRF's.
     assert "import vrf" not in leaf.frr_conf and " vrf Vrf-" not in leaf.frr_conf
@@ -244,7 +244,7 @@ def test_the_twin_gives_each_tenant_vrf_a_namespace_joined_by_ibgp(plan, tmp_pat
     assert alpha.frr_daemons == ("zebra", "bgpd") and is_vrf_link("169.254.0.3") and not is_vrf_link("10.0.0.1")
     part = twin.switch_part(plan, {k: v for k, v in files.items() if k.startswith("devices/lab-r0-leaf02/")},
                             "lab-r0-leaf02")
-    assert sorted(part.namespaces) == ["lab-r0-leaf02", "lab-r0-leaf02.Vrf-alpha", "lab-r0-leaf02.Vrf-beta"]
+    assert sorted(part.namespaces) == ["lab-r0-leaf02", "lab-r0-leaf02-Vrf-alpha", "lab-r0-leaf02-Vrf-beta"]
     assert part.namespaces["lab-r0-leaf02"].frr_conf == wanted.namespaces["lab-r0-leaf02"].frr_conf
     if shutil.which("vtysh"):
         for ns in (leaf, alpha):

@@ -13,6 +13,7 @@ import shutil
 import time
 
 from . import daemons, kernel, network, nftables
+from .vrf import is_vrf_namespace_of
 from .desired import Twin, TwinError, build_twin, cabled_ports, switch_namespaces   # noqa: F401  (public API)
 from .run import run_many
 
@@ -121,7 +122,7 @@ def _update_state(cluster, host, part):
     with open(os.path.join(state_dir(cluster), "state.lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         state = read_state(cluster) or {"cluster": cluster, "namespaces": [], "frr": []}
-        stale = [n for n in state["namespaces"] if n.startswith(host + ".") and n not in part.namespaces]
+        stale = [n for n in state["namespaces"] if is_vrf_namespace_of(n, host) and n not in part.namespaces]
         state["namespaces"] = sorted((set(state["namespaces"]) - set(stale)) | set(part.namespaces))
         state["frr"] = sorted((set(state.get("frr", ())) - set(stale))
                               | {ns.name for ns in part.namespaces.values() if ns.frr_daemons})
@@ -134,7 +135,7 @@ def _update_state(cluster, host, part):
 def part_differs(part, host):
     """Whether applying ``part`` would change anything (check mode), without changing it."""
     have = network.existing_namespaces()
-    stale = [n for n in have if n.startswith(host + ".") and n not in part.namespaces]
+    stale = [n for n in have if is_vrf_namespace_of(n, host) and n not in part.namespaces]
     if stale or set(part.namespaces) - have:
         return True
     state = network.observe(set(part.namespaces))

@@ -3,16 +3,16 @@
 The twin's kernel has no VRF devices, and FRR's netns VRF backend names a VRF's namespace after the
 VRF, one name for the whole machine, so sixteen leaves cannot each have their own `Vrf-alpha`; FRR's
 leaking between netns VRFs also needs veth next hops of its own. So a tenant VRF of a twin leaf is a
-namespace of its own, `<leaf>.<VRF>`, running its own FRR, joined to the leaf's namespace by an
+namespace of its own, `<leaf>-<VRF>`, running its own FRR, joined to the leaf's namespace by an
 internal veth (`vrfl<tenant id>` at both ends, 169.254.0.0/16, from the tenant id) with an iBGP
 session over it. The rendered frr.conf is translated, nothing is added from elsewhere:
 
 | on the switch (rendered frr.conf) | in the twin |
 |---|---|
-| `router bgp ASN vrf V` with `redistribute connected` | FRR of namespace `<leaf>.V`: `router bgp ASN`, the same lines |
-| in V: `import vrf default` + `import vrf route-map R` | `<leaf>.V`: iBGP neighbour = the leaf's end, activated, `route-map R in` |
+| `router bgp ASN vrf V` with `redistribute connected` | FRR of namespace `<leaf>-V`: `router bgp ASN`, the same lines |
+| in V: `import vrf default` + `import vrf route-map R` | `<leaf>-V`: iBGP neighbour = the leaf's end, activated, `route-map R in` |
 | in default: `import vrf V` + `import vrf route-map EXPORT` (`match source-vrf V`, `set ...`) | leaf: iBGP neighbour = V's end, `next-hop-self`, inbound route-map `TWIN_FROM_V`: the `set` lines of EXPORT's entry for V, after denying the internal links |
-| server port bound to V (INTERFACE vrf_name) | the port stays in the leaf's namespace (its LLDP too), bridged at layer 2 to a veth whose other end, in `<leaf>.V`, carries the port's /31 |
+| server port bound to V (INTERFACE vrf_name) | the port stays in the leaf's namespace (its LLDP too), bridged at layer 2 to a veth whose other end, in `<leaf>-V`, carries the port's /31 |
 
 Why it is faithful where it matters: a packet from a server enters its VRF's table first, which holds
 exactly the routes R admits (its own tenant's /31s) plus its connected ports, and nothing else; the
@@ -40,7 +40,13 @@ def is_vrf_link(address):
 
 
 def namespace(leaf, vrf):
-    return "%s.%s" % (leaf, vrf)
+    # "-", not ".": FRR refuses a pathspace (-N) with a dot in it.
+    return "%s-%s" % (leaf, vrf)
+
+
+def is_vrf_namespace_of(name, leaf):
+    """Whether namespace ``name`` is one of ``leaf``'s tenant VRFs (VRF names start with "Vrf")."""
+    return name.startswith(leaf + "-Vrf")
 
 
 def port_bridge(port):
@@ -113,9 +119,10 @@ def translate(host, conf, vrf_ids):
 
 
 def _twin_route_maps(vrf_ids, export_sets):
-    """The inbound route-map of each VRF's session: the internal links stay out, the rest is set as the
-    switch's export route-map sets it for that VRF."""
-    out = ["ip prefix-list %s seq 5 permit %d.%d.0.0/16 le 32" % ((TWIN_LINKS_LIST,) + VRF_LINK_NET), "!"]
+    """The inbound route-map of each VRF's session: the internal links (and the VRF namespace's own
+    127/8) stay out, the rest is set as the switch's export route-map sets it for that VRF."""
+    out = ["ip prefix-list %s seq 5 permit %d.%d.0.0/16 le 32" % ((TWIN_LINKS_LIST,) + VRF_LINK_NET),
+           "ip prefix-list %s seq 10 permit 127.0.0.0/8 le 32" % TWIN_LINKS_LIST, "!"]
     for vrf in sorted(vrf_ids):
         out += ["route-map TWIN_FROM_%s deny 5" % vrf, " match ip address prefix-list %s" % TWIN_LINKS_LIST, "exit",
                 "!", "route-map TWIN_FROM_%s permit 10" % vrf] + export_sets.get(vrf, []) + ["exit", "!"]
@@ -203,6 +210,6 @@ def add_vrfs(twin, ns, db, files, iface):
         added.append(vns)
     leaf_conf, vrf_confs = translate(ns.name, ns.frr_conf, ids)
     ns.frr_conf = leaf_conf
-    for vns in added:
-        vns.frr_conf = vrf_confs[vns.name.split(".", 1)[1]]
+    for (name, _ports), vns in zip(sorted(vrfs.items()), added):
+        vns.frr_conf = vrf_confs[name]
     return added
