@@ -125,4 +125,4 @@ def test_rail_planes_keep_every_switch_cable_in_one_rail(plan):
     if plan.sizing.design != "rail_planes":
         return
     fabric = [link for link in plan.links if link.network == "backend" and link.tier != "server"]
-    assert fabric and all(link.a.rail == link.b.rail is not None for link in fabric)
+    assert fabric and all(link.a.rail is not None and link.a.rail == link.b.rail for link in fabric)

@@ -135,7 +135,7 @@ def overview(plan, settings):
         # rail planes: one group per rail is already as many groups as rails
         "backend_spine": lambda d: g.spines(d, not g.rail_planes),
         "backend_superspine": lambda d: g.superspines(d, False),
-        "backend_core": lambda d: g.cores(d),
+        "backend_core": g.cores,
         "frontend_leaf": lambda d: ("fe leaves", "frontend leaves"),
         "frontend_spine": lambda d: ("fe spines", "frontend spines"),
         "frontend_superspine": lambda d: ("fe superspines", "frontend superspines"),

@@ -19,10 +19,9 @@ def backend_nics(plan):
     nics = [n["name"] for n in plan.sizing.server_model.backend_nics]
     for dev in plan.servers:
         yield dev, nics
-    hosts = iter(plan.hosts)
-    for group in plan.sizing.hosts:
-        for _n in range(group.count):
-            yield next(hosts), [n["name"] for n in group.model.backend_nics[:group.nics]]
+    groups = [group for group in plan.sizing.hosts for _n in range(group.count)]
+    for dev, group in zip(plan.hosts, groups):
+        yield dev, [n["name"] for n in group.model.backend_nics[:group.nics]]
 
 
 def backend(plan):
