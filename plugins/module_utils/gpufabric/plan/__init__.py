@@ -8,7 +8,7 @@ already allocated. The steps, each in its own module:
     placement  racks and slots
     cables     the length of every cable (ordered and configured)
     naming     hostnames
-    devices    servers, leaves, spines, superspines in position order
+    devices    servers, backend hosts, leaves, spines, superspines, core switches in position order
     cabling    ports to links
     addressing /31s and server blocks, loopbacks, frontend subnets, management, ASNs
     model      Plan, Device, Link, LinkEnd, Rack: what every later stage reads
