@@ -83,8 +83,8 @@ def render_delta(cluster, delta, switches, new_devices):
     """The "what to cable" document: new cables by rack of end B, then any recabling, then what changes."""
     lines = ["# What to cable: %s" % cluster, "",
              "Only the cables this growth adds, by cable ID (from the build before it to this build). "
-             "%s new cables, %d to move, %d to remove." % (count(len(delta["new"])), len(delta["moved"]),
-                                                          len(delta["removed"])), ""]
+             "%s new cables, %d to move, %d to remove."
+             % (count(len(delta["new"])), len(delta["moved"]), len(delta["removed"])), ""]
     header = ("Cable", "Net / tier", "Device B", "Port B", "Rack A", "Device A", "Port A", "Media", "Length (m)")
     by_rack = {}
     for row in delta["new"]:

@@ -33,26 +33,25 @@ def indented_json(value, indent=""):
     """The text of ``json.dumps(value, indent=4, sort_keys=True)``, written here because the standard
     library's C encoder does no indenting and its Python one is most of the time of a switch config.
     Strings, nearly every value of a config_db, go through the C string encoder without a call of their own."""
-    kind = type(value)
-    if kind is str:
+    if isinstance(value, str):
         return _string(value)
-    if kind is dict:
+    if isinstance(value, dict):
         if not value:
             return "{}"
-        if not all(type(key) is str for key in value):
+        if not all(isinstance(key, str) for key in value):
             return json.dumps(value, indent=4, sort_keys=True).replace("\n", "\n" + indent)
         inner = indent + "    "
         parts = []
         for key in sorted(value):
             item = value[key]
-            parts.append("%s%s: %s" % (inner, _string(key), _string(item) if type(item) is str
+            parts.append("%s%s: %s" % (inner, _string(key), _string(item) if isinstance(item, str)
                                        else indented_json(item, inner)))
         return "{\n%s\n%s}" % (",\n".join(parts), indent)
-    if kind is list or kind is tuple:
+    if isinstance(value, (list, tuple)):
         if not value:
             return "[]"
         inner = indent + "    "
-        return "[\n%s\n%s]" % (",\n".join(inner + (_string(item) if type(item) is str else indented_json(item, inner))
+        return "[\n%s\n%s]" % (",\n".join(inner + (_string(item) if isinstance(item, str) else indented_json(item, inner))
                                           for item in value), indent)
     return json.dumps(value)
 

@@ -91,4 +91,5 @@ class Reach:
         return self.admits(src.leaf, src.port, dst.address) and self.routes(src, dst)
 
     def both_ways(self, src, dst):
-        return self.one_way(src, dst) and self.one_way(dst, src)
+        # The way back on purpose: the reply must be admitted too.
+        return self.one_way(src, dst) and self.one_way(dst, src)  # pylint: disable=arguments-out-of-order

@@ -7,12 +7,16 @@ namespace of its own, `<leaf>-<VRF>`, running its own FRR, joined to the leaf's 
 internal veth (`vrfl<tenant id>` at both ends, 169.254.0.0/16, from the tenant id) with an iBGP
 session over it. The rendered frr.conf is translated, nothing is added from elsewhere:
 
-| on the switch (rendered frr.conf) | in the twin |
-|---|---|
-| `router bgp ASN vrf V` with `redistribute connected` | FRR of namespace `<leaf>-V`: `router bgp ASN`, the same lines |
-| in V: `import vrf default` + `import vrf route-map R` | `<leaf>-V`: iBGP neighbour = the leaf's end, activated, `route-map R in` |
-| in default: `import vrf V` + `import vrf route-map EXPORT` (`match source-vrf V`, `set ...`) | leaf: iBGP neighbour = V's end, `next-hop-self`, inbound route-map `TWIN_FROM_V`: the `set` lines of EXPORT's entry for V, after denying the internal links |
-| server port bound to V (INTERFACE vrf_name) | the port stays in the leaf's namespace (its LLDP too), bridged at layer 2 to a veth whose other end, in `<leaf>-V`, carries the port's /31 |
+On the switch (rendered frr.conf) -> in the twin:
+- `router bgp ASN vrf V` with `redistribute connected` -> FRR of namespace `<leaf>-V`: `router bgp ASN`,
+  the same lines.
+- in V: `import vrf default` + `import vrf route-map R` -> in `<leaf>-V`: an iBGP neighbour, the leaf's
+  end, activated, with `route-map R in`.
+- in default: `import vrf V` + `import vrf route-map EXPORT` (`match source-vrf V`, `set ...`) -> on the
+  leaf: an iBGP neighbour, V's end, `next-hop-self`, inbound route-map `TWIN_FROM_V`: the `set` lines of
+  EXPORT's entry for V, after denying the internal links.
+- a server port bound to V (INTERFACE vrf_name) -> the port stays in the leaf's namespace (its LLDP
+  too), bridged at layer 2 to a veth whose other end, in `<leaf>-V`, carries the port's /31.
 
 Why it is faithful where it matters: a packet from a server enters its VRF's table first, which holds
 exactly the routes R admits (its own tenant's /31s) plus its connected ports, and nothing else; the
