@@ -5,7 +5,7 @@ import pytest
 import yaml
 from conftest import load_example
 
-from gpufabric.bgp_gate import json_documents, problems
+from gpufabric.bgp_gate import deploy_gate, json_documents, problems
 from gpufabric.build import render_all
 from gpufabric.plan import build_plan
 
@@ -78,3 +78,28 @@ def test_no_output_is_a_problem_not_a_pass(configs):
     assert problems("", configs["lab-r0-leaf01"], []) == ["no BGP state: vtysh printed no JSON"]
     first_bring_up = problems(json.dumps({"peers": {}}), configs["lab-r0-leaf01"], [], [], own=False)
     assert first_bring_up == []
+
+
+def test_deploy_gate_takes_what_it_requires_from_the_state_before(configs):
+    cfg = configs["lab-r0-leaf01"]
+    summary = cfg["bgp"]["summaries"][0]
+    first, second = [n["ip"] for n in cfg["bgp"]["neighbors"]][:2]
+    peers = [configs[n["peer"]] for n in cfg["bgp"]["neighbors"]]
+    running = json.dumps({"ipv4Unicast": {"peers": {first: {"state": "Established"}}}})
+    broken = frr_output(cfg, configs, drop=[summary])
+    assert deploy_gate(broken, cfg, running, "auto", peers) == [
+        "summary %s is not announced (not in the BGP table)" % summary]
+    # A first bring-up (nothing was up): neither the sessions nor the server summary are required yet.
+    assert deploy_gate(broken, cfg, "", "auto", peers) == []
+    # A neighbour without a build (None) is only required to be Established.
+    docs = json_documents(frr_output(cfg, configs))
+    docs[1]["routes"] = {p: r for p, r in docs[1]["routes"].items() if all(x["peerId"] != second for x in r)}
+    text = "\n".join(json.dumps(d) for d in docs)
+    assert len(deploy_gate(text, cfg, running, "auto", peers)) == 1
+    assert deploy_gate(text, cfg, running, "auto", [p if p["hostname"] != cfg["bgp"]["neighbors"][1]["peer"]
+                                                    else None for p in peers]) == []
+
+
+def test_deploy_gate_refuses_an_unknown_gate_by_name(configs):
+    with pytest.raises(ValueError, match="sonic_deploy_bgp_gate: 'most'"):
+        deploy_gate("", configs["lab-r0-leaf01"], "", "most")

@@ -9,6 +9,7 @@ Input is FRR's own JSON, `show bgp vrf default ipv4 unicast summary json` follow
 import ipaddress
 import json
 
+from .render.sonic_deploy import established_sessions, required_sessions
 from .validate.parsers import bgp_summary
 
 GATE_COMMANDS = ("show bgp vrf default ipv4 unicast summary json", "show bgp vrf default ipv4 unicast json")
@@ -94,3 +95,15 @@ def problems(text, cfg, required, peer_cfgs=(), own=True):
             found.append("%s sent %d prefixes, the plan needs at least %d; missing %s"
                          % (_peer_label(neighbor), received, len(expected), ", ".join(missing) or "none"))
     return found
+
+
+def deploy_gate(text, cfg, before, gate="auto", peer_cfgs=()):
+    """The gate of roles/sonic_deploy after a change: ``problems`` with what is required taken from the
+    summary ``before`` the change: the sessions ``gate`` selects (render/sonic_deploy.required_sessions);
+    the switch's own announcements when it was running (a planned session was up). ``peer_cfgs`` may hold
+    None for a neighbour whose build is absent (a --limit build into a fresh directory): what it must
+    send is then not checked."""
+    planned = [n["ip"] for n in (cfg.get("bgp") or {}).get("neighbors", ())]
+    running = bool(set(planned) & set(established_sessions(before)))
+    return problems(text, cfg, required_sessions(planned, before, gate), [p for p in peer_cfgs or () if p],
+                    own=running)
