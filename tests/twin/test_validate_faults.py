@@ -210,3 +210,90 @@ def test_playbook_on_clean_twin(twin):
     report = json.loads((twin["build"] / "validation" / CLUSTER / "report.json").read_text())
     assert report["counts"]["FAIL"] == 0 and report["counts"]["ERROR"] == 0 and report["devices"] == 22
     assert (twin["build"] / "validation" / CLUSTER / "junit.xml").exists()
+
+
+# Issue 17: checks that blame the culprit. Each fault below is injected, found and undone on the same twin.
+
+def _summary_of(twin, leaf):
+    from gpufabric.validate.expect import Expectation
+    return Expectation(twin["plan"]).leaf_summaries()[leaf]
+
+
+def test_leaf_without_its_aggregate_is_blamed_alone(twin):
+    leaf = twin["plan"].device("vt-r1-leaf01")
+    summary = _summary_of(twin, leaf.name)
+    vtysh(leaf.name, "router bgp %d" % leaf.asn, "address-family ipv4 unicast",
+          "no aggregate-address %s summary-only" % summary)
+    try:
+        got = until(twin, lambda f: len(f) == 2, include=["leaf_summaries", "ecmp_width"])
+        assert set(got) == {(leaf.name, "leaf_summaries", "summary " + summary),
+                            (leaf.name, "leaf_summaries", "more-specifics of " + summary)}
+        assert ("does not announce its server summary %s: none of the 15 leaves" % summary
+                in got[(leaf.name, "leaf_summaries", "summary " + summary)])
+        assert "leaks 2 routes past its summary" in got[(leaf.name, "leaf_summaries", "more-specifics of " + summary)]
+    finally:
+        vtysh(leaf.name, "router bgp %d" % leaf.asn, "address-family ipv4 unicast",
+              "aggregate-address %s summary-only" % summary)
+    settle(twin)
+
+
+def test_leaked_server_links_past_an_announced_summary(twin):
+    leaf = twin["plan"].device("vt-r5-leaf02")
+    summary = _summary_of(twin, leaf.name)
+    # The aggregate without summary-only: the summary is announced and both /31s leak with it.
+    vtysh(leaf.name, "router bgp %d" % leaf.asn, "address-family ipv4 unicast",
+          "aggregate-address %s" % summary)
+    try:
+        got = until(twin, lambda f: len(f) == 1, include=["leaf_summaries", "ecmp_width"])
+        assert list(got) == [(leaf.name, "leaf_summaries", "more-specifics of " + summary)]
+        assert "leaks 2 routes past its summary %s" % summary in got[list(got)[0]]
+    finally:
+        vtysh(leaf.name, "router bgp %d" % leaf.asn, "address-family ipv4 unicast",
+              "aggregate-address %s summary-only" % summary)
+    settle(twin)
+
+
+def test_one_bad_uplink_fails_only_its_sessions(twin):
+    leaf = twin["plan"].device("vt-r3-leaf02")
+    uplink = next(e for e in leaf.bgp_ends() if e.peer.name == "vt-spine01")
+    sh("ip", "-n", leaf.name, "link", "set", uplink.port, "down")
+    try:
+        got = until(twin, lambda f: len(f) == 2, include=["bgp_sessions", "leaf_summaries", "ecmp_width"])
+        assert {(k[0], k[1]) for k in got} == {(leaf.name, "bgp_sessions"), ("vt-spine01", "bgp_sessions")}
+    finally:
+        sh("ip", "-n", leaf.name, "link", "set", uplink.port, "up")
+    settle(twin)
+
+
+def test_leaf_pfc_off_on_a_server_port_without_nic_data(twin):
+    # The twin's servers have no mlnx_qos: the NIC side is unavailable, the leaf side is still compared.
+    path = twin["build"] / CLUSTER / "devices" / "vt-r0-leaf01" / "config_db.json"
+    original = path.read_text()
+    db = json.loads(original)
+    db["PORT_QOS_MAP"]["Ethernet0"]["pfc_enable"] = ""
+    path.write_text(json.dumps(db))
+    try:
+        got = failing(run(twin, include=["qos_nic_leaf"]))
+        assert list(got) == [("vt-r0-leaf01", "qos_nic_leaf", "Ethernet0")]
+        assert "NIC side not checked" in got[("vt-r0-leaf01", "qos_nic_leaf", "Ethernet0")]
+    finally:
+        path.write_text(original)
+    assert failing(run(twin, include=["qos_nic_leaf"])) == {}
+
+
+def test_flaps_count_since_the_last_run(twin):
+    from gpufabric.validate import report as reports
+    server = twin["plan"].device("vt-gpu0002")
+    nic = next(e for e in server.ends() if e.link.network == "backend")
+    baseline = reports.baseline_of(run(twin, include=["interface_errors"]))
+    # Flapped from the leaf's side: a server NIC taken down would lose its policy routes with it.
+    for _i in range(6):
+        sh("ip", "-n", nic.peer.name, "link", "set", nic.peer_port, "down")
+        sh("ip", "-n", nic.peer.name, "link", "set", nic.peer_port, "up")
+    first = run(twin, include=["interface_errors"], baseline=baseline)
+    got = failing(first)
+    assert set(got) == {(server.name, "interface_errors", nic.port), (nic.peer.name, "interface_errors", nic.peer_port)}
+    assert "since the last validation" in got[(server.name, "interface_errors", nic.port)]
+    # The next run counts from this one: the same counters, no new flap, no failure.
+    assert failing(run(twin, include=["interface_errors"], baseline=reports.baseline_of(first, baseline))) == {}
+    settle(twin)
