@@ -1,22 +1,12 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, gpucluster.fabric contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Filters gpucluster.fabric.sonic_bgp_required, sonic_bgp_established and sonic_bgp_gate (documented in
-their .yml)."""
+"""Filter gpucluster.fabric.sonic_bgp_gate (documented in sonic_bgp_gate.yml)."""
 from __future__ import annotations
 
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.bgp_gate import deploy_gate
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.render.sonic_deploy import (
-    established_sessions, required_sessions)
-
-
-def sonic_bgp_required(planned, summary_before, gate="auto"):
-    try:
-        return required_sessions(planned, summary_before, gate)
-    except ValueError as exc:
-        raise AnsibleFilterError(str(exc))
 
 
 def sonic_bgp_gate(state, device, summary_before, gate="auto", peers=None):
@@ -28,5 +18,4 @@ def sonic_bgp_gate(state, device, summary_before, gate="auto", peers=None):
 
 class FilterModule:
     def filters(self):
-        return {"sonic_bgp_required": sonic_bgp_required, "sonic_bgp_established": established_sessions,
-                "sonic_bgp_gate": sonic_bgp_gate}
+        return {"sonic_bgp_gate": sonic_bgp_gate}
