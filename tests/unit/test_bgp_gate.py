@@ -1,5 +1,6 @@
 """The deploy's BGP gate on FRR JSON: sessions, own announcements, leaks, prefixes from each neighbour."""
 import json
+import os
 
 import pytest
 import yaml
@@ -103,3 +104,52 @@ def test_deploy_gate_takes_what_it_requires_from_the_state_before(configs):
 def test_deploy_gate_refuses_an_unknown_gate_by_name(configs):
     with pytest.raises(ValueError, match="sonic_deploy_bgp_gate: 'most'"):
         deploy_gate("", configs["lab-r0-leaf01"], "", "most")
+
+
+# Real FRR output: the gate's vtysh call on the lab twin (FRR 8.4 from Debian), captured healthy, with
+# lab-r1-leaf01's aggregate-address removed (on the leaf and as lab-spine01 then sees it), and with
+# lab-spine01 shutting its session to lab-r1-leaf01.
+REAL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "bgp_gate")
+
+
+def real(name):
+    with open(os.path.join(REAL, name)) as f:
+        return f.read()
+
+
+def gate_on(configs, host, state):
+    cfg = configs[host]
+    before = json.dumps(json_documents(real(host + ".healthy.txt"))[0])   # a running switch, all sessions up
+    return deploy_gate(real("%s.%s.txt" % (host, state)), cfg, before, "auto",
+                       [configs[n["peer"]] for n in cfg["bgp"]["neighbors"]])
+
+
+def test_real_healthy_switches_pass(configs):
+    assert gate_on(configs, "lab-r1-leaf01", "healthy") == []
+    assert gate_on(configs, "lab-spine01", "healthy") == []
+
+
+def test_real_leaf_without_its_aggregate_names_the_summary_and_the_leaked_links(configs):
+    assert gate_on(configs, "lab-r1-leaf01", "no_aggregate") == [
+        "summary 10.0.0.4/30 is not announced (not in the BGP table)",
+        "10.0.0.4/31 leaks past summary 10.0.0.4/30 (not suppressed)",
+        "10.0.0.6/31 leaks past summary 10.0.0.4/30 (not suppressed)"]
+
+
+def test_real_spine_names_the_summary_a_leaf_stopped_sending(configs):
+    assert gate_on(configs, "lab-spine01", "leaf_without_aggregate") == [
+        "10.16.0.5 (lab-r1-leaf01 Ethernet16) sent 3 prefixes, the plan needs at least 2; missing 10.0.0.4/30"]
+
+
+def test_real_session_down_is_named_and_other_neighbours_still_checked(configs):
+    assert gate_on(configs, "lab-r1-leaf01", "spine_session_down") == [
+        "session 10.16.0.4 (lab-spine01 Ethernet4) is Active"]
+
+
+def test_real_summary_before_the_change_selects_the_sessions(configs):
+    cfg = configs["lab-r1-leaf01"]
+    # `show bgp summary json` (the role's "before" command) nests the peers under ipv4Unicast.
+    text = real("lab-r1-leaf01.spine_session_down.txt")
+    assert deploy_gate(text, cfg, real("lab-r1-leaf01.summary_before.txt")) == [
+        "session 10.16.0.4 (lab-spine01 Ethernet4) is Active"]
+    assert deploy_gate(text, cfg, "") == []          # a first bring-up requires nothing that was not up
