@@ -100,8 +100,8 @@ def test_rolling_cosmetic_deploy_to_every_switch_loses_no_packet(lab):
     drift(names)
     with loss_flow(cross_su_pairs(plan)) as flow:
         proc = deploy(build_dir)
-    print("rolling deploy of %d switches: %d packets sent, %d lost\n%s" % (len(names), flow.sent, flow.lost,
-                                                                            flow.report()))
+    print("rolling deploy of %d switches: %d packets sent, %d lost" % (len(names), flow.sent, flow.lost))
+    print(flow.report())
     assert proc.returncode == 0, proc.stdout[-3000:]
     # Every drifted switch changed (the OOB switches too, on the first deploy to a fresh twin: it stages
     # their frr.conf where twin.up leaves none).
