@@ -153,3 +153,17 @@ def test_real_summary_before_the_change_selects_the_sessions(configs):
     assert deploy_gate(text, cfg, real("lab-r1-leaf01.summary_before.txt")) == [
         "session 10.16.0.4 (lab-spine01 Ethernet4) is Active"]
     assert deploy_gate(text, cfg, "") == []          # a first bring-up requires nothing that was not up
+
+
+def test_tenant_vrf_mode_announces_the_links_with_the_summary_on_purpose(configs):
+    cfg = dict(configs["lab-r1-leaf01"])
+    cfg["bgp"] = dict(cfg["bgp"], summary_only=False)        # structured/tenant_vrf.py
+    routes = json_documents(real("lab-r1-leaf01.no_aggregate.txt"))
+    routes[1]["routes"]["10.0.0.4/30"] = [path()]             # the summary announced, the /31s beside it
+    text = "\n".join(json.dumps(d) for d in routes)
+    before = json.dumps(json_documents(real("lab-r1-leaf01.healthy.txt"))[0])
+    peers = [configs[n["peer"]] for n in cfg["bgp"]["neighbors"]]
+    assert deploy_gate(text, cfg, before, "auto", peers) == []
+    assert deploy_gate(text, configs["lab-r1-leaf01"], before, "auto", peers) == [
+        "10.0.0.4/31 leaks past summary 10.0.0.4/30 (not suppressed)",
+        "10.0.0.6/31 leaks past summary 10.0.0.4/30 (not suppressed)"]

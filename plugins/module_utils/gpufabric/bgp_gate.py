@@ -78,7 +78,9 @@ def problems(text, cfg, required, peer_cfgs=(), own=True):
     for prefix, kind in sorted(own.items()):
         if _best(routes.get(prefix)) is None:
             found.append("%s %s is not announced (not in the BGP table)" % (kind, prefix))
-    summaries = [ipaddress.ip_network(p) for p, kind in own.items() if kind == "summary"]
+    # Tenant VRF mode announces the /31s with the summary on purpose (bgp.summary_only false, docs/tenancy.md).
+    summary_only = (cfg.get("bgp") or {}).get("summary_only", True)
+    summaries = [ipaddress.ip_network(p) for p, kind in own.items() if kind == "summary" and summary_only]
     for prefix, paths in sorted(routes.items()):
         net = ipaddress.ip_network(prefix)
         covering = [s for s in summaries if net != s and net.subnet_of(s)]
