@@ -112,6 +112,16 @@ def test_the_spare_takes_the_failed_servers_tenant():
     assert effective.tenant_of("lab-gpu0003") == "alpha"
 
 
+def test_a_spare_stands_in_in_vrf_mode_with_the_tenant_ids():
+    from gpufabric.structured import structured_configs
+    plan = build_plan(lab(1, {"lab-gpu0001": "lab-gpu0002"}))
+    data = {"isolation": "vrf", "tenants": {"alpha": {"id": 3, "servers": ["lab-gpu0001", "lab-gpu0003"]}}}
+    attach(plan, parse_assignment(data, plan_servers(plan)))
+    assert attached(plan).ids == {"alpha": 3}
+    vrfs = structured_configs(plan, ["lab-r0-leaf01"])["lab-r0-leaf01"]["tenant_isolation"]["vrfs"]
+    assert [(v["name"], v["community"], v["servers"]) for v in vrfs] == [("Vrf-alpha", "64512:3", ["lab-gpu0002"])]
+
+
 def test_a_spare_already_in_a_tenant_is_refused():
     plan = build_plan(lab(1, {"lab-gpu0001": "lab-gpu0002"}))
     data = {"isolation": "acl", "tenants": {"beta": {"servers": ["lab-gpu0002"]}}}

@@ -34,4 +34,4 @@ def _with_stand_ins(assignment, plan):
         raise AssignmentError(["maintenance.replaced: spare %s is in tenant %s: a spare stands in from the free pool; "
                                "take it out of the tenant file" % taken[0]])
     tenants = {name: [plan.replaced.get(s, s) for s in members] for name, members in assignment.tenants.items()}
-    return Assignment(tenants, [d.name for d in plan.servers], assignment.isolation)
+    return Assignment(tenants, [d.name for d in plan.servers], assignment.isolation, assignment.ids)
