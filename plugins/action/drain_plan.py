@@ -29,6 +29,7 @@ class ActionModule(PlannedAction):
                         % (" or ".join(STATES), switch, state))
         base = self.plan({"spec": args.get("spec")}, task_vars)[1]
         kept = drain.drained_switches(base)
+        confirm_needed = drain.needs_confirmation(base, [switch])
         if state == "drained":
             refusal, warnings = drain.check_drain(base, [switch], bool(args.get("confirm_leaf")))
         else:
@@ -37,10 +38,10 @@ class ActionModule(PlannedAction):
                 refusal = ("%s is in maintenance.drained of the spec: remove it there, then run undrain.yml "
                            "(or deploy.yml)" % switch)
         if refusal:
-            return dict(result, failed=True, msg=refusal, costs=warnings)
+            return dict(result, failed=True, msg=refusal, costs=warnings, confirm_needed=confirm_needed)
         drained, undrained = (self._switch_config(args, task_vars, key, switch) for key in ("drain", "undrain"))
         target, before = (drained, undrained) if state == "drained" else (undrained, drained)
-        result.update(changed=False, switch=switch, state=state, costs=warnings,
+        result.update(changed=False, switch=switch, state=state, costs=warnings, confirm_needed=confirm_needed,
                       commands=drain.vtysh_commands(target["bgp"], drain=state == "drained"),
                       neighbours=drain.neighbours(base, switch), kept_drained=sorted(kept),
                       network=base.device(switch).role.split("_")[0], marker=drain.RUNNING_MARKER,

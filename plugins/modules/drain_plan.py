@@ -58,6 +58,10 @@ costs:
   returned: always
   type: list
   elements: str
+confirm_needed:
+  description: True when draining the switch takes a rail from its servers (a backend leaf), so it needs I(confirm_leaf).
+  returned: when the spec loads
+  type: bool
 sessions:
   description: Neighbour addresses of the switch's planned BGP sessions.
   returned: success

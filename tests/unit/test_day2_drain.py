@@ -73,6 +73,13 @@ def test_backend_leaf_needs_confirmation_frontend_leaf_warns(lab_raw):
     assert refusal is None and "keep their other frontend leaf" in warnings[0]
 
 
+def test_only_a_backend_leaf_needs_confirmation(lab_raw):
+    plan = build_plan(lab_raw)
+    needs = {name: drain.needs_confirmation(plan, [name])
+             for name in ("lab-r3-leaf02", "lab-spine01", "lab-fe-leaf01a", "lab-fe-spine02")}
+    assert needs == {"lab-r3-leaf02": True, "lab-spine01": False, "lab-fe-leaf01a": False, "lab-fe-spine02": False}
+
+
 def test_validation_expects_ecmp_without_the_drained_spine(lab_raw):
     plan = plan_with(lab_raw, ["lab-spine01"])
     states = healthy_states(build_plan(lab_raw))

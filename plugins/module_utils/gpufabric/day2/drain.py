@@ -153,6 +153,20 @@ def check_drain(plan, names, confirm_leaf=False):
         a, b = impact["cut_pairs"][0]
         return ("draining %s would drain the last path between %s and %s (%d leaf pairs cut): undrain another "
                 "switch first" % (", ".join(names), a, b, len(impact["cut_pairs"]))), []
+    single_points, warnings = _leaf_costs(impact, routed)
+    if single_points and not confirm_leaf:
+        return ("%s; set confirm_leaf_drain=true to drain it anyway" % single_points[0]), single_points + warnings
+    return None, single_points + warnings
+
+
+def needs_confirmation(plan, names):
+    """True when draining ``names`` takes a rail from servers (a backend leaf is their only leaf on it),
+    which check_drain refuses unless confirmed."""
+    return bool(_leaf_costs(drain_impact(plan, names), _routed_switches(plan))[0])
+
+
+def _leaf_costs(impact, routed):
+    """([one line per backend leaf whose servers lose a rail], [one line per frontend leaf])."""
     warnings = []
     by_leaf = {}
     for server, network, leaf in impact["servers_losing_rail"]:
@@ -167,7 +181,4 @@ def check_drain(plan, names, confirm_leaf=False):
         else:
             warnings.append("%s: its %d servers (%s) keep their other frontend leaf; the drain moves only the "
                             "spine-side traffic, their bonds still hash onto it" % (leaf, len(servers), listed))
-    warnings = single_points + warnings
-    if single_points and not confirm_leaf:
-        return ("%s; set confirm_leaf_drain=true to drain it anyway" % single_points[0]), warnings
-    return None, warnings
+    return single_points, warnings
