@@ -150,3 +150,14 @@ def test_a_tenant_change_over_a_swapped_plan_keeps_the_stand_in():
     assert [m["server"] for m in change["moves"]] == ["lab-gpu0003"]
     assert attached(plan).tenant_of("lab-gpu0002") == "alpha"
     assert attached(plan).tenant_of("lab-gpu0001") == "free"
+
+
+def test_the_measured_reach_of_a_swapped_plan_is_the_stand_ins():
+    """Reach (validation's tenant_isolation) attaches the fabric's assignment again: it stays as it is."""
+    from gpufabric.tenants.reach import Reach, rail_nics
+    plan = build_plan(lab(1, {"lab-gpu0001": "lab-gpu0002"}))
+    attach(plan, parse_assignment({"isolation": "acl", "tenants": {"alpha": {"servers": ["lab-gpu0001", "lab-gpu0003"]}}},
+                                  plan_servers(plan)))
+    reach, nics = Reach(plan, attached(plan)), rail_nics(plan)
+    spare, peer, failed = nics["lab-gpu0002"][0], nics["lab-gpu0003"][0], nics["lab-gpu0001"][0]
+    assert reach.both_ways(spare, peer) and not reach.both_ways(failed, peer)

@@ -20,7 +20,9 @@ def attached(plan):
     (maintenance.replaced, day2/spares.py) holding that server's tenant and the failed server in the free
     pool. The attached assignment keeps naming the failed server, so the restore gives its tenant back."""
     assignment = getattr(plan, "tenant_assignment", None)
-    if assignment is None or not getattr(plan, "replaced", None):
+    # An assignment that already has its stand-ins (attached() of the plan, attached again by isolation_by_leaf)
+    # is the fabric's as it is.
+    if assignment is None or not getattr(plan, "replaced", None) or getattr(assignment, "stood_in", False):
         return assignment
     cached = getattr(plan, "_stood_in", None)
     if cached is None or cached[0] is not assignment:
@@ -34,4 +36,6 @@ def _with_stand_ins(assignment, plan):
         raise AssignmentError(["maintenance.replaced: spare %s is in tenant %s: a spare stands in from the free pool; "
                                "take it out of the tenant file" % taken[0]])
     tenants = {name: [plan.replaced.get(s, s) for s in members] for name, members in assignment.tenants.items()}
-    return Assignment(tenants, [d.name for d in plan.servers], assignment.isolation, assignment.ids)
+    effective = Assignment(tenants, [d.name for d in plan.servers], assignment.isolation, assignment.ids)
+    effective.stood_in = True
+    return effective
