@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from gpufabric import build, plan as planning, specfile, twin
-from gpufabric.day2 import growth
+from gpufabric.day2 import growth, spares
 from gpufabric.tenants import parse_assignment, plan_servers
 from gpufabric.tenants.state import assignment_for, write_running
 from gpufabric.twin.traffic import Pair, loss_flow
@@ -101,28 +101,30 @@ def failures(plan, settle_s=30):
 def test_spare_swap_and_back(fabric):
     inventory, build_dir = fabric
     plan = plan_of(inventory, build_dir)
-    leaves = sorted({e.peer.name for e in plan.device("spr-gpu0001").ends() if e.link.network == "backend"})
-
-    code, changed, out, TIMES["swap"] = play(inventory, build_dir, "spare.yml", "-e", "failed=spr-gpu0001",
-                                             "-e", "spare=spr-gpu0002")
-    assert code == 0, out
-    assert changed_switches(changed) == leaves
     swapped = planning.build_plan(dict(spec(4), maintenance={"replaced": {"spr-gpu0001": "spr-gpu0002"}}))
     assignment_for(swapped, build_dir)
+    switches = spares.switches_of_swap(swapped, plan)
+    rail_leaves = {e.peer.name for e in plan.device("spr-gpu0001").ends() if e.link.network == "backend"}
+    # The failed server's rail leaves, and the leaves of tenant alpha's other server (their ACLs name the spare).
+    other = {e.peer.name for e in plan.device("spr-gpu0003").ends() if e.link.network == "backend"}
+    assert set(switches) == rail_leaves | other
+
+    swap = ("-e", "failed=spr-gpu0001", "-e", "spare=spr-gpu0002")
+    code, changed, out, TIMES["swap"] = play(inventory, build_dir, "spare.yml", *swap)
+    assert code == 0, out
+    assert changed_switches(changed) == switches
     bad, report = failures(swapped)
     assert bad == [], bad
     isolation = [r for r in report["results"] if r.check == "tenant_isolation" and r.device == "spr-gpu0002"]
     assert isolation and all(r.status == "PASS" and "tenant alpha" in r.message for r in isolation)
 
-    code, changed, out, TIMES["swap again"] = play(inventory, build_dir, "spare.yml", "-e", "failed=spr-gpu0001",
-                                                   "-e", "spare=spr-gpu0002")
+    code, changed, out, TIMES["swap again"] = play(inventory, build_dir, "spare.yml", *swap)
     assert code == 0, out
     assert changed_switches(changed) == []
 
-    code, changed, out, TIMES["restore"] = play(inventory, build_dir, "spare.yml", "-e", "failed=spr-gpu0001",
-                                                "-e", "spare_state=restored")
+    code, changed, out, TIMES["restore"] = play(inventory, build_dir, "spare.yml", *swap, "-e", "spare_state=restored")
     assert code == 0, out
-    assert changed_switches(changed) == leaves
+    assert changed_switches(changed) == switches
     bad, _report = failures(plan_of(inventory, build_dir))
     assert bad == [], bad
 

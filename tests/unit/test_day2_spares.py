@@ -161,3 +161,14 @@ def test_the_measured_reach_of_a_swapped_plan_is_the_stand_ins():
     reach, nics = Reach(plan, attached(plan)), rail_nics(plan)
     spare, peer, failed = nics["lab-gpu0002"][0], nics["lab-gpu0003"][0], nics["lab-gpu0001"][0]
     assert reach.both_ways(spare, peer) and not reach.both_ways(failed, peer)
+
+
+def test_the_switches_of_a_swap_follow_the_tenants():
+    swapped, plain = build_plan(lab(1, {"lab-gpu0001": "lab-gpu0002"})), build_plan(lab(1))
+    rail_leaves = sorted({e.peer.name for e in plain.device("lab-gpu0001").ends() if e.link.network == "backend"})
+    assert spares.switches_of_swap(swapped, plain) == rail_leaves
+    data = {"isolation": "acl", "tenants": {"alpha": {"servers": ["lab-gpu0001", "lab-gpu0003"]}}}
+    for plan in (swapped, plain):
+        attach(plan, parse_assignment(data, plan_servers(plan)))
+    other = {e.peer.name for e in plain.device("lab-gpu0003").ends() if e.link.network == "backend"}
+    assert spares.switches_of_swap(swapped, plain) == sorted(set(rail_leaves) | other)
