@@ -5,6 +5,7 @@ LOOPBACK_INTERFACE, PORTCHANNEL*, VLAN*, MGMT_INTERFACE), so the twin runs what 
 second reading of the plan. Servers take their NICs, routing and sysctls from the rendered
 servers/<host>/structured.yml, the same data the gpu_server role installs.
 """
+import ipaddress
 import json
 
 from ..ipam import fmt
@@ -228,8 +229,8 @@ def build_twin(plan, files):
             twin.veths.append((link.a.name, link.a_port, link.b.name, link.b_port))
     oob = twin.ns(twin.oob_ns, "oob")
     oob_addrs = []
-    mgmt_port = 0
     prefix = str(plan.spec["oob"]["pool"]).split("/")[1]
+    pool_base = int(ipaddress.ip_network(plan.spec["oob"]["pool"]).network_address)
     for dev in plan.devices:
         if dev.role == "oob_switch":
             db = _config_db(files, dev.name)
@@ -243,8 +244,8 @@ def build_twin(plan, files):
             ns, mgmt = switch_namespaces(twin, dev, files, cabled.get(dev.name, ()))
         port, addr = _mgmt_port(dev, mgmt, prefix)
         if port:
-            mgmt_port += 1
-            bridge_side = "m%d" % mgmt_port
+            # Named by the device's management address, a position: growth adds bridge ports and renames none.
+            bridge_side = "m%d" % (dev.mgmt - pool_base)
             ns.add(Iface(port, "veth", 1500, [addr] if addr else ()))
             oob.add(Iface(bridge_side, "veth", 1500, (), OOB_BRIDGE))
             twin.veths.append((dev.name, port, oob.name, bridge_side))

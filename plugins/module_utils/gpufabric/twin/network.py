@@ -99,7 +99,10 @@ def apply_links(twin):
         state[ns_b][if_b] = {"kind": "veth", "mtu": 1500, "master": None, "up": False, "addrs": []}
         changes.append("cable %s:%s -- %s:%s created" % (ns_a, if_a, ns_b, if_b))
     for argv in cleanup:
-        run(argv)
+        # Deleting one end of a veth deletes its peer: an end already gone with its peer is not an error.
+        proc = run(argv, check=False)
+        if proc.returncode and "Cannot find device" not in proc.stderr:
+            run(argv)
     if root:
         run(["ip", "-batch", "-"], "\n".join(root) + "\n")
         state = observe(set(twin.namespaces))
