@@ -132,7 +132,8 @@ def test_spare_swap_and_back(fabric):
 def test_growth_by_one_scalable_unit(fabric):
     inventory, build_dir = fabric
     old_plan = plan_of(inventory, build_dir)
-    code, _changed, out, _s = play(inventory, build_dir, "build.yml")     # the build before the growth
+    # The fabric before the growth as deployed (the twin stages its OOB switches' files only on a deploy).
+    code, _changed, out, _s = play(inventory, build_dir, "deploy.yml")
     assert code == 0, out
     write_inventory(inventory, 6)
     new_plan = plan_of(inventory, build_dir)
