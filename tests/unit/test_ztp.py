@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from conftest import YANG_MODELS, load_example
+from conftest import YANG_MODELS, load_example, needs_sonic_yang
 from gpufabric.build import render_all, write_build
 from gpufabric.errors import SpecError
 from gpufabric.ipam import fmt
@@ -73,7 +73,7 @@ def test_oob_switches_relay_to_the_provisioning_host_and_drop_foreign_option_82(
 
 
 def test_relay_tables_are_valid_for_the_sonic_yang_models(lab):
-    pytest.importorskip("libyang")
+    needs_sonic_yang()
     from gpufabric.sonic_yang import validate_many
     db = json.loads(render_all(lab)["devices/lab-oob-su01-r01/config_db.json"])
     relay_only = {name: db[name] for name in ("VLAN", "DHCPV4_RELAY")}
@@ -154,7 +154,7 @@ def test_served_config_db_is_the_build_config_db(lab, tree):
 
 
 def test_served_config_db_passes_yang_validation(lab, tree):
-    pytest.importorskip("libyang")
+    needs_sonic_yang()
     from gpufabric.sonic_yang import validate_many
     assert validate_many(YANG_MODELS, tree[1]) == []
 
