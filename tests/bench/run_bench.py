@@ -17,7 +17,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 BIN = os.path.dirname(sys.executable)
 sys.path.insert(0, os.path.join(ROOT, "plugins", "module_utils"))
 
-from bench_twin import bench_twin  # noqa: E402  (tests/bench, next to this file)
+from bench_compare import bench_compare  # noqa: E402  (tests/bench, next to this file)
+from bench_twin import bench_twin  # noqa: E402
 from bench_validate import bench_validate  # noqa: E402
 
 PLAN_CHILD = r"""
@@ -158,7 +159,8 @@ def bench_build():
 
 
 BENCHES = [("Planner", bench_plan), ("Inventory", bench_inventory), ("Build", bench_build),
-           ("Validation", bench_validate), ("Virtual twin", bench_twin)]
+           ("Validation", bench_validate), ("Virtual twin", bench_twin),
+           ("Against the baseline", bench_compare)]
 
 
 def machine():
@@ -200,7 +202,7 @@ def main():
     only = set(sys.argv[1:])
     sections = []
     for title, fn in BENCHES:
-        if only and title.lower() not in only:
+        if only and title.lower() not in only and title.lower().split()[0] not in only:
             continue
         print("bench: %s ..." % title, flush=True)
         rows = fn()

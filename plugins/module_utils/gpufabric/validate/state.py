@@ -10,7 +10,7 @@ import shlex
 import time
 
 from . import parsers
-from .transport import Command, CommandFailed, Unavailable, Unreachable
+from .transport import Command, CommandFailed, Unavailable
 
 SWITCH_COMMANDS = {
     "lldp": Command("lldpcli", "-f json show neighbors details"),
@@ -109,7 +109,7 @@ def collect_commands(transport, device, role, sources, nics=(), probe=None):
     started = time.perf_counter()
     state = DeviceState(device, role, virtual=transport.virtual)
     table = SERVER_COMMANDS if role == "gpu_server" else SWITCH_COMMANDS
-    raw = {}
+    raw, wanted = {}, []
     for source in sources:
         if source == "nic_qos":
             command = Command("sh", NIC_QOS_SCRIPT % " ".join(nics)) if role == "gpu_server" and nics else None
@@ -119,17 +119,19 @@ def collect_commands(transport, device, role, sources, nics=(), probe=None):
                 state.unavailable[source] = "nothing to probe (no other server)"
         else:
             command = table.get(source)
-        if command is None:
-            continue
-        try:
-            raw[source] = transport.run(device, command)
-        except Unreachable as exc:
-            state.errors.update({s: str(exc) for s in sources if s not in raw})
-            break
-        except Unavailable as exc:
-            state.unavailable[source] = str(exc)
-        except CommandFailed as exc:
-            state.errors[source] = str(exc)
+        if command is not None:
+            wanted.append((source, command))
+    try:
+        outputs = transport.run_many(device, [command for _source, command in wanted])
+    except CommandFailed as exc:  # the device cannot be reached, or its batch of commands failed as a whole
+        outputs = [exc] * len(wanted)
+    for (source, _command), output in zip(wanted, outputs):
+        if isinstance(output, Unavailable):
+            state.unavailable[source] = str(output)
+        elif isinstance(output, Exception):
+            state.errors[source] = str(output)
+        else:
+            raw[source] = output
     parse = {
         "lldp": ("lldp", parsers.lldp_neighbors), "bgp": ("bgp", parsers.bgp_summary),
         "routes": ("routes", parsers.routes), "addrs": ("addrs", parsers.ip_addrs),

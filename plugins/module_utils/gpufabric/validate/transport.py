@@ -1,10 +1,14 @@
-"""How a command reaches a device: ``Transport.run(device, command) -> text``.
+"""How a command reaches a device: ``Transport.run(device, command) -> text``, or all of a device's commands
+at once with ``Transport.run_many(device, commands)``.
 
 Commands are abstract (``Command(tool, text)``): ``sh`` runs in the device's shell, ``vtysh`` and ``lldpcli``
 talk to its FRR and lldpd, ``config_db`` reads its SONiC configuration. Each transport maps them to what
-works there: a network namespace of the virtual twin, OpenSSH to a real switch or server.
+works there: a network namespace of the virtual twin, OpenSSH to a real switch or server. The twin and SSH
+run a device's commands as one shell script (one process, one SSH session a device instead of one a
+command); each command keeps its own output, standard error and exit status.
 """
 import os
+import secrets
 import shlex
 import subprocess
 from collections import namedtuple
@@ -37,6 +41,37 @@ def _run(argv, timeout):
     return proc.stdout
 
 
+def batch_script(scripts):
+    """(one shell script running ``scripts`` in turn, its marker): each script's standard output, exit
+    status and standard error stand between lines carrying the marker, a random word no output contains."""
+    mark = "@@gpufabric-" + secrets.token_hex(6)
+    lines = ['d=$(mktemp -d) || exit 1']
+    for i, script in enumerate(scripts):
+        lines.append('echo "%s out %d"; ( :\n%s\n) 2>"$d/%d" </dev/null; r=$?; echo; echo "%s rc %d $r"; '
+                     'cat "$d/%d"; echo; echo "%s end %d"' % (mark, i, script, i, mark, i, i, mark, i))
+    lines.append('rm -rf "$d"')
+    return "\n".join(lines), mark
+
+
+def split_batch(text, mark, count, what):
+    """[output or CommandFailed] of a batch_script's ``count`` scripts from its standard output."""
+    out, pos = [], 0
+    for i in range(count):
+        head, rc_at, end_at = "%s out %d\n" % (mark, i), "\n%s rc %d " % (mark, i), "\n%s end %d\n" % (mark, i)
+        start = text.find(head, pos)
+        middle = text.find(rc_at, start) if start >= 0 else -1
+        stop = text.find(end_at, middle) if middle >= 0 else -1
+        if stop < 0:
+            out.append(CommandFailed("%s: no output (the batch of commands ended early)" % what[i]))
+            continue
+        stdout = text[start + len(head):middle]
+        status, _nl, stderr = text[middle + len(rc_at):stop].partition("\n")
+        pos = stop + len(end_at)
+        out.append(stdout if status == "0" else CommandFailed(
+            "%s exited %s: %s" % (what[i], status, (stderr or stdout).strip()[-300:])))
+    return out
+
+
 class Transport:
     name = "none"
     # Interfaces of a virtual device (veth) report no real speed and carry no optics.
@@ -44,6 +79,53 @@ class Transport:
 
     def run(self, device, command):
         raise NotImplementedError
+
+    def run_many(self, device, commands):
+        """[output text, or the Unavailable / CommandFailed of that command] for ``commands`` in order;
+        raises Unreachable when the device itself cannot be reached. This default runs them one by one."""
+        out = []
+        for command in commands:
+            try:
+                out.append(self.run(device, command))
+            except Unreachable:
+                raise
+            except (Unavailable, CommandFailed) as exc:
+                out.append(exc)
+        return out
+
+    def shell_text(self, device, command):
+        """The shell text of ``command`` on ``device``, or None when it is not run in a shell."""
+        return None
+
+    def shell_argv(self, device, script):
+        """argv that runs shell ``script`` on ``device``."""
+        raise NotImplementedError
+
+    def run_batched(self, device, commands):
+        """run_many as one shell script for every command with shell text; the rest one by one."""
+        out, scripts, at = [None] * len(commands), [], []
+        for i, command in enumerate(commands):
+            try:
+                text = self.shell_text(device, command)
+            except Unavailable as exc:
+                out[i] = exc
+                continue
+            if text is None:
+                try:
+                    out[i] = self.run(device, command)
+                except Unreachable:
+                    raise
+                except (Unavailable, CommandFailed) as exc:
+                    out[i] = exc
+            else:
+                scripts.append(text)
+                at.append(i)
+        if scripts:
+            script, mark = batch_script(scripts)
+            text = _run(self.shell_argv(device, script), self.timeout * len(scripts))
+            for i, result in zip(at, split_batch(text, mark, len(scripts), [commands[i].text[:60] for i in at])):
+                out[i] = result
+        return out
 
 
 def twin_lldp_socket(cluster, host):
@@ -65,14 +147,27 @@ class NetnsTransport(Transport):
         self.config_db_dir = config_db_dir
         self.timeout = timeout
 
-    def run(self, device, command):
+    def shell_text(self, device, command):
         tool, text = command
         if tool == "sh":
-            return _run(["ip", "netns", "exec", device, "sh", "-c", text], self.timeout)
+            return text
         if tool == "vtysh":
-            return _run(["vtysh", "-N", device, "-c", text], self.timeout)
+            return "vtysh -N %s -c %s" % (shlex.quote(device), shlex.quote(text))
         if tool == "lldpcli":
-            return _run(["lldpcli", "-u", self.lldp_socket(device)] + shlex.split(text), self.timeout)
+            return "lldpcli -u %s %s" % (shlex.quote(self.lldp_socket(device)), text)
+        return None
+
+    def shell_argv(self, device, script):
+        return ["ip", "netns", "exec", device, "sh", "-c", script]
+
+    def run_many(self, device, commands):
+        return self.run_batched(device, commands)
+
+    def run(self, device, command):
+        tool, text = command
+        shell = self.shell_text(device, command)
+        if shell is not None:
+            return _run(self.shell_argv(device, shell) if tool == "sh" else shlex.split(shell), self.timeout)
         if tool == "config_db":
             path = os.path.join(self.config_db_dir or "", device, "config_db.json")
             if not self.config_db_dir or not os.path.exists(path):
@@ -110,11 +205,18 @@ class SshTransport(Transport):
             raise Unavailable("%s has no %s (flavour %s)" % (device, tool, flavour))
         return template.format(q=shlex.quote(text), text=text)
 
-    def run(self, device, command):
-        remote = self.remote_text(device, command)
+    def shell_text(self, device, command):
+        return self.remote_text(device, command)
+
+    def shell_argv(self, device, script):
         host = self.hosts.get(device, {})
         target = host.get("host") or device
         if host.get("user"):
             target = "%s@%s" % (host["user"], target)
-        argv = ["ssh"] + self.options + (["-p", str(host["port"])] if host.get("port") else []) + [target, remote]
-        return _run(argv, self.timeout)
+        return ["ssh"] + self.options + (["-p", str(host["port"])] if host.get("port") else []) + [target, script]
+
+    def run_many(self, device, commands):
+        return self.run_batched(device, commands)
+
+    def run(self, device, command):
+        return _run(self.shell_argv(device, self.remote_text(device, command)), self.timeout)

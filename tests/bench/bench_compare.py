@@ -1,0 +1,103 @@
+"""Before and after, in one run: the planner and the validation of this tree against the code of an earlier
+bench (BASELINE), on the same machine at the same time (`make bench`, section "Against the baseline").
+
+Figures from different days are not comparable on a shared machine (its load and clock vary by a factor
+of two); only a ratio measured in one run says whether a change made things slower. The baseline tree is
+exported from git (`git archive`) into a temporary folder, and the two are run alternately, each in a
+fresh process, so drift of the machine hits both alike.
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BASELINE = "14f790c"  # the commit of the first `make bench` (2026-11-22), before the core was reshaped (issue 10)
+RUNS = 5
+VALIDATE_TIMEOUT = 600  # one bench_validate: a twin up, 6 validations, the twin down (about a minute)
+
+PLAN_CHILD = r"""
+import json, sys, time, yaml
+sys.path.insert(0, sys.argv[1])
+try:
+    from gpufabric.plan import build_plan
+except ImportError:  # the tree before the reshape
+    from gpufabric.planner import build_plan
+spec = yaml.safe_load(open(sys.argv[2]))
+t = time.perf_counter()
+build_plan(spec)
+print(json.dumps(time.perf_counter() - t))
+"""
+
+VALIDATE_CHILD = r"""
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from bench_validate import bench_validate
+row = bench_validate()[0]
+print(json.dumps(row))
+"""
+
+
+def _export(tmp):
+    """The baseline tree in tmp, or the reason it cannot be had."""
+    archive = subprocess.run(["git", "-C", ROOT, "archive", BASELINE], capture_output=True)
+    if archive.returncode:
+        return "commit %s is not in this clone" % BASELINE
+    subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+    return None
+
+
+def _plan_seconds(tree, name):
+    spec = os.path.join(tree, "inventories", name, name + ".topology.yml")
+    out = subprocess.run([sys.executable, "-c", PLAN_CHILD, os.path.join(tree, "plugins", "module_utils"), spec],
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def _validate_ms(tree):
+    try:
+        out = subprocess.run([sys.executable, "-c", VALIDATE_CHILD, os.path.join(tree, "tests", "bench")],
+                             check=True, capture_output=True, text=True, timeout=VALIDATE_TIMEOUT).stdout
+    except subprocess.TimeoutExpired:
+        from gpufabric import twin
+        twin.down("vt")  # the cluster name bench_validate gives the lab twin, then and now
+        raise RuntimeError("the validation bench of %s did not finish in %d s" % (tree, VALIDATE_TIMEOUT))
+    measurement, result, _target = json.loads(out.strip().splitlines()[-1])
+    if not result.endswith(")") or " ms " not in result:
+        raise RuntimeError("validation bench of %s: %s" % (tree, result))
+    return float(result.split(" ms ", 1)[0]), measurement
+
+
+def bench_compare():
+    rows = []
+    with tempfile.TemporaryDirectory() as old:
+        problem = _export(old)
+        if problem:
+            return [("against the baseline", "not run: " + problem, "-")]
+        for name in ("metalsoft-16k", "h100-100k"):
+            times = {"old": [], "new": []}
+            for _i in range(RUNS):
+                times["old"].append(_plan_seconds(old, name))
+                times["new"].append(_plan_seconds(ROOT, name))
+            o, n = statistics.median(times["old"]), statistics.median(times["new"])
+            rows.append(("plan %s, library, median of %d fresh processes each, alternated" % (name, RUNS),
+                         "%.2f s now, %.2f s at %s: %.2fx" % (n, o, BASELINE, o / n), "not slower (at least 1x)"))
+        from gpufabric import twin
+        problem = twin.preflight()
+        if problem:
+            rows.append(("validate the lab twin", "not run: %s" % problem, "-"))
+            return rows
+        per = {"old": [], "new": []}
+        what = {}
+        for _i in range(2):
+            for key, tree in (("old", old), ("new", ROOT)):
+                ms, what[key] = _validate_ms(tree)
+                per[key].append(ms)
+        o, n = min(per["old"]), min(per["new"])
+        rows.append(("validate the lab twin, controller CPU per device, best of 2 benches each, alternated "
+                     "(now: %s; then: %s)" % (what["new"].split("(", 1)[1].split(")")[0],
+                                             what["old"].split("(", 1)[1].split(")")[0]),
+                     "%.1f ms now, %.1f ms at %s: %.2fx" % (n, o, BASELINE, o / n), "not slower (at least 1x)"))
+    return rows
