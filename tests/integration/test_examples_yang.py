@@ -2,7 +2,8 @@
 
 Thousands of switches (h100-100k: about 8,000): each worker process builds the plan once, reuses one
 libyang context and validates its share of the switches, one after the other, without keeping them.
-The four-tier 100k example (16,504 switches) and meta-24k are validated on a sample (SAMPLE_EVERY).
+The four-tier 100k example (16,504 switches), the Meta and the SemiAnalysis examples are validated on a
+sample (SAMPLE_EVERY).
 """
 import multiprocessing
 import os
@@ -17,8 +18,9 @@ WORKERS = max(1, min(4, os.cpu_count() or 1))
 # Examples validated on a sample, to keep the tier's time: every Nth switch of the plan plus the last of
 # each role (the partly filled pod and zone). h100-100k-4tier has 16,504 switches and meta-24k 3,252, whose
 # configs differ by addresses and port counts only; the samples (about 2,100 and 820) hold every role, model
-# and port layout. Each took about 250 s of the tier in full on the shared 2-core machine.
-SAMPLE_EVERY = {"h100-100k-4tier": 8, "meta-24k": 4}
+# and port layout. Each took about 250 s of the tier in full on the shared 2-core machine. meta-32k (4,276
+# switches with its OOB) and semianalysis-98k-tor (8,864) are the same shapes again, larger.
+SAMPLE_EVERY = {"h100-100k-4tier": 8, "meta-24k": 4, "meta-32k": 8, "semianalysis-98k-tor": 16}
 
 
 def _sample(example, switches):

@@ -136,18 +136,23 @@ def test_meta_24k_reproduces_the_published_counts():
 
 
 def test_meta_32k_is_eight_zones_of_4096_gpus():
-    # Meta, Networking@Scale 2025 (summarised at zenml.io, "scaling AI network infrastructure ... 100k GPU"):
-    # an AI zone holds 2,000 to 4,000 GPUs; a DC building has 4 halls of up to 2 zones. Eight zones of
-    # 4,096 GPUs (256 racks of 16) make the 32k cluster, on the same hardware as meta-24k.
+    # inventories/meta-32k: Meta, Networking@Scale 2025 (summarised at zenml.io, "scaling AI network
+    # infrastructure ... 100k GPU"): an AI zone holds 2,000 to 4,000 GPUs; a DC building has 4 halls of up
+    # to 2 zones. Eight zones of 4,096 GPUs (256 racks of 16) make the 32k cluster, on meta-24k's hardware.
     import copy
-    spec = copy.deepcopy(load_example("meta-24k"))
-    spec["servers"]["count"], spec["backend"]["pod_gpus"] = 4096, 4096
-    plan = build_plan(spec)
+    plan = build_plan(load_example("meta-32k"))
     s = plan.summary
     assert s["gpus"] == 32768 and s["backend"]["pods"] == 8
     assert s["devices_by_role"]["backend_leaf"] == 2048 and s["devices_by_role"]["backend_spine"] == 8 * 18
-    # 256 downlinks at 7:1: 37 uplinks (6.92:1)
+    assert s["devices_by_role"]["backend_superspine"] == 18
+    # 256 downlinks at 7:1: 37 uplinks (6.92:1; 36 would be 7.11:1)
     assert len(plan.sizing.backend.spine_down) == 256 and len(plan.sizing.backend.spine_up) == 37
+    assert s["backend"]["oversubscription"]["spine"] == "256:37" and 256 / 37 <= 7 < 256 / 36
+    # the same hardware and zone arithmetic as meta-24k: only the zone size differs
+    other = copy.deepcopy(load_example("meta-24k"))
+    other["servers"]["count"], other["backend"]["pod_gpus"] = 4096, 4096
+    other["cluster"]["name"] = "meta32k"
+    assert build_plan(other).summary == s
 
 
 @pytest.mark.parametrize("change, message", [

@@ -65,6 +65,9 @@ _DOCS_FIELDS = {
         "rack_width_m": Num("Rack width, m (0.6).", minimum=0),
         "row_pitch_m": Num("Distance between rows: rack depth plus aisle, m (2.4).", minimum=0),
         "core_row": Num("Where the core row stands, in row pitches; SU rows are 0, 1, ... (-1)."),
+        "row_racks": Int("Racks in one row of a top_of_rack backend, whose scalable units (a rack or a few) "
+                         "stand side by side in rows of at most this many racks (32). Rail designs: one "
+                         "scalable unit a row.", minimum=1),
         "tray_drop_m": Num("Per end, from the port up to the overhead tray, m (1.2).", minimum=0),
         "in_rack_m": Num("A cable whose ends are in the same rack, m (1.5).", minimum=0),
         "slack_m": Num("Added to every cable, m (0.5).", minimum=0),

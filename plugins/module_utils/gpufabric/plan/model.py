@@ -15,7 +15,7 @@ class Rack:
 
     def __init__(self, name, row, column, kind, ordinal):
         self.name = name        # su01-r03, core-r01
-        self.row = row          # SU index, or -1 for the core row
+        self.row = row          # row of the hall (a rail SU's index), or -1 for the core row
         self.column = column
         self.kind = kind        # server | network | core
         self.ordinal = ordinal  # position among all racks, growth-safe (used for OOB addressing)

@@ -1,10 +1,13 @@
 """Where every device stands: racks in rows, and a slot in its rack.
 
 Each scalable unit is a row: its server racks, then its network racks (its rail leaves, the
-frontend pairs and the pod spines that start in it). Tiers whose size does not grow with the
-cluster (two-tier spines, superspines) stand in a core row. Rack ordinals are growth-safe: a
+frontend pairs and the pod spines that start in it). A top_of_rack unit is one rack or a few, so
+its units stand side by side in rows of at most `docs.layout.row_racks` racks (a unit per row
+would put a 100k-GPU hall kilometres long). Tiers whose size does not grow with the cluster
+(two-tier spines, superspines) stand in a core row. Rack ordinals and names are growth-safe: a
 larger cluster adds racks after the existing ones.
 """
+from ..datafiles import load, merge
 from .clos import ceil_div
 from .model import Rack
 
@@ -44,6 +47,10 @@ class Placement:
         if frontend:
             core += frontend.spines_per_group * (frontend.superspines_per_plane if frontend.tiers == 3 else 1)
         self.core_racks = ceil_div(core, per_rack)
+        self.units_per_row = 1
+        if self.top_of_rack:
+            row_racks = merge(load("docs_defaults"), spec.get("docs"))["layout"]["row_racks"]
+            self.units_per_row = max(1, row_racks // self.racks_per_unit)
         self._next_core_slot = 0
         self._racks = {}
 
@@ -56,8 +63,9 @@ class Placement:
                 rack = Rack("core-r%02d" % (column + 1), -1, column, "core", column)
             else:
                 kind = "server" if column < self.server_racks_per_unit else "network"
-                rack = Rack("su%02d-r%02d" % (unit + 1, column + 1), unit, column, kind,
-                            self.core_racks + unit * self.racks_per_unit + column)
+                row, place = divmod(unit, self.units_per_row)
+                rack = Rack("su%02d-r%02d" % (unit + 1, column + 1), row, place * self.racks_per_unit + column,
+                            kind, self.core_racks + unit * self.racks_per_unit + column)
             self._racks[key] = rack
         return rack
 
