@@ -86,7 +86,7 @@ def test_deploy_gate_takes_what_it_requires_from_the_state_before(configs):
     summary = cfg["bgp"]["summaries"][0]
     first, second = [n["ip"] for n in cfg["bgp"]["neighbors"]][:2]
     peers = [configs[n["peer"]] for n in cfg["bgp"]["neighbors"]]
-    running = json.dumps({"ipv4Unicast": {"peers": {first: {"state": "Established"}}}})
+    running = json.dumps({"ipv4Unicast": {"peers": {first: {"state": "Established"}, second: {"state": "Active"}}}})
     broken = frr_output(cfg, configs, drop=[summary])
     assert deploy_gate(broken, cfg, running, "auto", peers) == [
         "summary %s is not announced (not in the BGP table)" % summary]
@@ -99,6 +99,10 @@ def test_deploy_gate_takes_what_it_requires_from_the_state_before(configs):
     assert len(deploy_gate(text, cfg, running, "auto", peers)) == 1
     assert deploy_gate(text, cfg, running, "auto", [p if p["hostname"] != cfg["bgp"]["neighbors"][1]["peer"]
                                                     else None for p in peers]) == []
+    # Growth: a session the change adds (not in the summary before) is left to validation, not required.
+    grown = json.dumps({"ipv4Unicast": {"peers": {first: {"state": "Established"}}}})
+    assert deploy_gate(text, cfg, grown, "auto", peers) == []
+    assert len(deploy_gate(text, cfg, grown, "all", peers)) == 1
 
 
 def test_deploy_gate_refuses_an_unknown_gate_by_name(configs):

@@ -24,7 +24,8 @@ def test_established_reads_frr_summary_and_tolerates_anything_else():
     ("all", "", PLANNED),
     ("established_before", _summary(**{"10_16_0_2": "Established"}), ["10.16.0.2"]),
     ("auto", "", []),                                                   # first bring-up: nothing was up
-    ("auto", _summary(**{"10_16_0_2": "Established"}), PLANNED),        # running fabric: all of them
+    ("auto", _summary(**{"10_16_0_0": "Active", "10_16_0_2": "Established"}), PLANNED),  # running: all it had
+    ("auto", _summary(**{"10_16_0_2": "Established"}), ["10.16.0.2"]),  # 10.16.0.0 is new with this change
     ("auto", _summary(**{"10_99_0_1": "Established"}), []),             # an unplanned peer does not count
 ])
 def test_required_sessions_by_gate(gate, before, required):

@@ -28,26 +28,35 @@ def target_config(running, rendered):
     return target
 
 
-def established_sessions(summary_text):
-    """Peer addresses in state Established, from ``vtysh -c 'show bgp summary json'``. Anything that
-    is not such a summary (bgpd not running yet, an error text) means no session is Established."""
+def _peer_states(summary_text):
+    """{peer address: state} from ``vtysh -c 'show bgp summary json'``; anything that is not such a
+    summary (bgpd not running yet, an error text) has no peers."""
     try:
         peers = bgp_summary(summary_text)["peers"]
     except (ValueError, AttributeError, TypeError):
-        return []
-    return sorted(addr for addr, peer in peers.items() if peer["state"] == "Established")
+        return {}
+    return {addr: peer["state"] for addr, peer in peers.items()}
+
+
+def established_sessions(summary_text):
+    """Peer addresses in state Established, from ``vtysh -c 'show bgp summary json'``."""
+    return sorted(addr for addr, state in _peer_states(summary_text).items() if state == "Established")
 
 
 def required_sessions(planned, summary_before, gate="auto"):
     """Which of the ``planned`` neighbour addresses must be Established after a change, else the
-    switch rolls back: ``all``; ``established_before`` (those up before the change); ``auto`` = all on a
-    running fabric (any planned session was up), else established_before (a first bring-up, whose
-    peers may not be configured yet)."""
+    switch rolls back: ``all``; ``established_before`` (those up before the change); ``auto``: on a
+    running fabric (a planned session was up) every planned session the switch already had before the
+    change, up or not; a session this change adds is not required, since its far end may not be deployed
+    yet (growth: a spine gains the sessions of leaves racked after it; validation checks them). On a
+    first bring-up (nothing was up), established_before."""
     if gate not in BGP_GATES:
         raise ValueError("sonic_deploy_bgp_gate: %r is not one of %s" % (gate, ", ".join(BGP_GATES)))
     planned = list(planned or [])
-    before = set(established_sessions(summary_before))
-    was_up = [addr for addr in planned if addr in before]
-    if gate == "all" or (gate == "auto" and was_up):
+    states = _peer_states(summary_before)
+    was_up = [addr for addr in planned if states.get(addr) == "Established"]
+    if gate == "all":
         return planned
+    if gate == "auto" and was_up:
+        return [addr for addr in planned if addr in states]
     return was_up
