@@ -7,6 +7,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, load_example
+from tenant_helpers import LEAVES, example, match_golden, rendered
 from gpufabric.ipam import fmt
 from gpufabric.plan import build_plan
 from gpufabric.render.sonic_config_db import config_db
@@ -23,18 +24,12 @@ from gpufabric.validate.checks.tenants import TenantIsolation, probe_command, pr
 from gpufabric.validate.expect import Expectation
 from gpufabric.validate.state import DeviceState
 
-EXAMPLES = os.path.join(ROOT, "examples", "tenants")
 GOLDEN = os.path.join(ROOT, "tests", "golden", "lab", "tenants")
-LEAVES = ("lab-r0-leaf01", "lab-r3-leaf02")
 
 
 @pytest.fixture(scope="module")
 def plan():
     return build_plan(load_example("lab"))
-
-
-def example(plan, name):
-    return load_assignment(os.path.join(EXAMPLES, name), plan_servers(plan), "lab")
 
 
 def problems(plan, data):
@@ -114,14 +109,6 @@ def test_running_assignment_round_trips_and_ipv6_fabrics_are_refused(plan, tmp_p
 
 # --- the rendered isolation ------------------------------------------------------------------------
 
-def rendered(plan, assignment):
-    attach(plan, assignment)
-    try:
-        return structured_configs(plan)
-    finally:
-        attach(plan, None)
-
-
 def test_rendered_isolation_matches_the_golden_files(plan):
     configs = rendered(plan, example(plan, "lab.tenants.yml"))
     files = {}
@@ -131,14 +118,7 @@ def test_rendered_isolation_matches_the_golden_files(plan):
         files["%s.acl.json" % leaf] = json.dumps({t: db[t] for t in ("ACL_TABLE", "ACL_RULE", "FLEX_COUNTER_TABLE")},
                                                  indent=4, sort_keys=True) + "\n"
         files["%s.nft" % leaf] = nftables.ruleset(db)
-    if os.environ.get("GOLDEN_UPDATE"):
-        os.makedirs(GOLDEN, exist_ok=True)
-        for name, text in files.items():
-            with open(os.path.join(GOLDEN, name), "w", encoding="utf-8") as f:
-                f.write(text)
-    for name, text in files.items():
-        with open(os.path.join(GOLDEN, name), encoding="utf-8") as f:
-            assert f.read() == text, "%s differs; `make golden` after review" % name
+    match_golden(GOLDEN, files)
 
 
 def test_every_leaf_config_stays_valid_and_binds_each_server_port_once(plan):

@@ -10,35 +10,21 @@ import pytest
 import yaml
 
 from conftest import ROOT, load_example
+from tenant_helpers import LEAVES, example, match_golden, rendered
 from gpufabric.plan import build_plan
 from gpufabric.render.sonic import render_device
 from gpufabric.render.sonic_config_db import config_db
 from gpufabric.render.sonic_schema import check_config_db
-from gpufabric.structured import structured_configs
-from gpufabric.tenants import AssignmentError, attach, load_assignment, parse_assignment, plan_servers
+from gpufabric.tenants import AssignmentError, attach, parse_assignment, plan_servers
 from gpufabric.tenants.change import plan_change
 from gpufabric.tenants.reach import Reach, rail_nics
 
-EXAMPLES = os.path.join(ROOT, "examples", "tenants")
 GOLDEN = os.path.join(ROOT, "tests", "golden", "lab", "tenants-vrf")
-LEAVES = ("lab-r0-leaf01", "lab-r3-leaf02")
 
 
 @pytest.fixture(scope="module")
 def plan():
     return build_plan(load_example("lab"))
-
-
-def example(plan, name):
-    return load_assignment(os.path.join(EXAMPLES, name), plan_servers(plan), "lab")
-
-
-def rendered(plan, assignment, names=None):
-    attach(plan, assignment)
-    try:
-        return structured_configs(plan, names)
-    finally:
-        attach(plan, None)
 
 
 def leaves_of(plan, server):
@@ -75,14 +61,7 @@ def test_rendered_vrfs_match_the_golden_files(plan):
         files["%s.vrf.json" % leaf] = json.dumps({"VRF": db["VRF"], "INTERFACE": db["INTERFACE"]},
                                                  indent=4, sort_keys=True) + "\n"
         files["%s.frr.conf" % leaf] = render_device(configs[leaf])["frr.conf"]
-    if os.environ.get("GOLDEN_UPDATE"):
-        os.makedirs(GOLDEN, exist_ok=True)
-        for name, text in files.items():
-            with open(os.path.join(GOLDEN, name), "w", encoding="utf-8") as f:
-                f.write(text)
-    for name, text in files.items():
-        with open(os.path.join(GOLDEN, name), encoding="utf-8") as f:
-            assert f.read() == text, "%s differs; `make golden` after review" % name
+    match_golden(GOLDEN, files)
 
 
 def test_every_server_port_is_in_its_tenants_vrf_or_behind_the_quarantine(plan):
