@@ -98,6 +98,15 @@ def test_limit_builds_one_device_and_check_diff_shows_the_change(project):
     assert frr.read_text() == good and other.read_text() == "edited\n"
 
 
+def test_skip_tags_leaves_out_one_stage_only(project, tmp_path):
+    proj, home = project
+    run(proj, home, "ansible-playbook", "-i", "inventory", "gpucluster.fabric.build", "-e", "build_dir=%s" % tmp_path,
+        "--skip-tags", "servers")
+    built = tmp_path / "lab"
+    assert (built / "devices" / "lab-r0-leaf01" / "frr.conf").is_file() and (built / "docs").is_dir()
+    assert not (built / "servers").exists()
+
+
 def test_bad_spec_fails_instead_of_skipping_with_default_settings(project):
     proj, home = project
     bad = proj / "bad"
