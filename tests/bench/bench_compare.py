@@ -1,4 +1,4 @@
-"""Before and after, in one run: the planner and the validation of this tree against the code of an earlier
+"""Before and after, in one run: the planner, build.yml and the validation of this tree against the code of an earlier
 bench (BASELINE), on the same machine at the same time (`make bench`, section "Against the baseline").
 
 Figures from different days are not comparable on a shared machine (its load and clock vary by a factor
@@ -8,14 +8,16 @@ fresh process, so drift of the machine hits both alike.
 """
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BASELINE = "14f790c"  # the commit of the first `make bench` (2026-11-22), before the core was reshaped (issue 10)
-RUNS = 5
+RUNS = 9
 VALIDATE_TIMEOUT = 600  # one bench_validate: a twin up, 6 validations, the twin down (about a minute)
 
 PLAN_CHILD = r"""
@@ -56,6 +58,21 @@ def _plan_seconds(tree, name):
     return json.loads(out)
 
 
+def _build_cpu(tree, build_dir, extra=()):
+    """(wall s, CPU s of the process tree, files written) of build.yml of metalsoft-16k in ``tree``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), "-i", "inventories/metalsoft-16k",
+                    "playbooks/build.yml", "-e", "build_dir=" + build_dir] + list(extra), cwd=tree, check=True,
+                   env=dict(os.environ, ANSIBLE_CONFIG=os.path.join(tree, "ansible.cfg")),
+                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    files = sum(len(entry[2]) for entry in os.walk(build_dir))
+    return wall, cpu, files
+
+
 def _validate_ms(tree):
     try:
         out = subprocess.run([sys.executable, "-c", VALIDATE_CHILD, os.path.join(tree, "tests", "bench")],
@@ -84,6 +101,21 @@ def bench_compare():
             o, n = statistics.median(times["old"]), statistics.median(times["new"])
             rows.append(("plan %s, library, median of %d fresh processes each, alternated" % (name, RUNS),
                          "%.2f s now, %.2f s at %s: %.2fx" % (n, o, BASELINE, o / n), "not slower (at least 1x)"))
+        # build.yml as users run it; the tree of the baseline wrote no server files, so this tree builds
+        # the same stages (--skip-tags servers). Each tree's ansible.cfg finds its own collection.
+        link = os.path.join(old, "collections", "ansible_collections", "gpucluster", "fabric")
+        os.makedirs(os.path.dirname(link), exist_ok=True)
+        os.symlink(old, link)
+        builds = {"old": [], "new": []}
+        for _i in range(2):
+            for key, tree, extra in (("old", old, ()), ("new", ROOT, ("--skip-tags", "servers"))):
+                with tempfile.TemporaryDirectory() as out:
+                    builds[key].append(_build_cpu(tree, out, extra))
+        (ow, oc, ofiles), (nw, nc, nfiles) = min(builds["old"]), min(builds["new"])
+        rows.append(("`build.yml` of metalsoft-16k, fresh, best of 2 each, alternated (%d files now with "
+                     "`--skip-tags servers`, %d then)" % (nfiles, ofiles),
+                     "%.1f s wall, %.1f s CPU now; %.1f s wall, %.1f s CPU at %s: %.2fx" % (nw, nc, ow, oc, BASELINE, oc / nc),
+                     "not slower (at least 1x)"))
         from gpufabric import twin
         problem = twin.preflight()
         if problem:
