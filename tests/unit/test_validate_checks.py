@@ -235,15 +235,22 @@ def test_reach_probes_cover_the_same_rail_of_every_other_server(lab):
     assert len(probes) == 8 * 3 and all(wanted for _s, _d, wanted, _l in probes)
 
 
-def test_validate_playbook_has_a_tag_per_check():
-    """--tags <check> runs that check: the play must carry every check's name as a tag."""
+def test_validate_playbook_runs_for_any_check_tag_and_the_action_picks_the_checks():
+    """`--tags <check>` runs that check and `--skip-tags <check>` all but it: the play itself must run for
+    both (tagged always; a check name among its tags would let --skip-tags skip the whole validation), and
+    the action selects the checks from the tags."""
     import os
     from conftest import ROOT
+    from gpufabric.progress import selected_stages
     from gpufabric.validate.checks import CHECKS
     with open(os.path.join(ROOT, "playbooks", "validate.yml")) as f:
         plays = yaml.safe_load(f)
     tags = next(p["tags"] for p in plays if p.get("name") == "Validate the fabric against the plan")
-    assert sorted(tags) == sorted(["validate"] + [c.name for c in CHECKS])
+    assert "always" in tags and not set(tags) & {c.name for c in CHECKS}
+    names = [c.name for c in CHECKS]
+    assert selected_stages(names, ["cabling"], None) == ["cabling"]
+    assert selected_stages(names, ["all"], ["cabling"]) == [n for n in names if n != "cabling"]
+    assert selected_stages(names, ["validate"], None) == names
 
 
 def _break_uplink(plan, states, leaf, spine):
