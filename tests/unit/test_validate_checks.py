@@ -71,6 +71,20 @@ def test_missing_neighbour_and_link_down(lab):
     assert "has no LLDP neighbour, planned lab-spine01 Ethernet0" in got[("lab-r0-leaf01", "cabling", "Ethernet16")]
 
 
+def test_one_sided_neighbour_not_learned_yet_or_transmit_off(lab):
+    """The far end sees the port, this end does not: just learned there (a link that came up) is "not learned
+    yet"; learned long ago is LLDP transmit off or filtered."""
+    plan, healthy = lab
+    for age, why in ((3, "not learned yet: lab-spine01 Ethernet0 learned this port 3 s ago"),
+                     (600, "lab-spine01 Ethernet0 does see it: LLDP transmit is off or filtered here")):
+        states = copy.deepcopy(healthy)
+        del states["lab-r0-leaf01"].lldp["Ethernet16"]
+        states["lab-spine01"].lldp["Ethernet0"][0]["age_s"] = age
+        got = {(r.device, r.object): r.message for r in failures(run(plan, states)) if r.check == "cabling"}
+        assert list(got) == [("lab-r0-leaf01", "Ethernet16")]
+        assert why in got[("lab-r0-leaf01", "Ethernet16")]
+
+
 def test_bgp_shutdown_wrong_asn_and_unplanned_session(lab):
     plan, healthy = lab
     states = copy.deepcopy(healthy)

@@ -36,11 +36,19 @@ def test_routes_counts_active_next_hops_of_selected_route():
 
 def test_lldp_neighbors_list_and_single_object_forms():
     leaf = parsers.lldp_neighbors(fixture("lldp_leaf_neighbors.json"))
-    assert leaf == {"Ethernet0": [{"system": "lab-gpu", "port": "ens1np0"}],
-                    "Ethernet16": [{"system": "lab-spine", "port": "Ethernet0"}]}
+    assert leaf == {"Ethernet0": [{"system": "lab-gpu", "port": "ens1np0", "age_s": 4}],
+                    "Ethernet16": [{"system": "lab-spine", "port": "Ethernet0", "age_s": 4}]}
     gpu = parsers.lldp_neighbors(fixture("lldp_gpu_neighbors.json"))
-    assert gpu == {"ens1np0": [{"system": "lab-leaf", "port": "Ethernet0"}]}
+    assert gpu == {"ens1np0": [{"system": "lab-leaf", "port": "Ethernet0", "age_s": 4}]}
     assert parsers.lldp_neighbors('{"lldp": {}}') == {}
+
+
+def test_lldp_neighbour_age_in_seconds():
+    data = json.loads(fixture("lldp_gpu_neighbors.json"))
+    data["lldp"]["interface"]["ens1np0"]["age"] = "1 day, 02:03:04"
+    assert parsers.lldp_neighbors(json.dumps(data))["ens1np0"][0]["age_s"] == 93784
+    del data["lldp"]["interface"]["ens1np0"]["age"]
+    assert parsers.lldp_neighbors(json.dumps(data))["ens1np0"][0]["age_s"] is None
 
 
 def test_lldp_port_from_description_when_port_id_is_a_mac():

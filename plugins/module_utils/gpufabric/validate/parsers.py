@@ -57,8 +57,18 @@ def _port_name(port):
     return port.get("descr") or (pid.get("value") if isinstance(pid, dict) else None)
 
 
+def _lldp_age(text):
+    """lldpcli's neighbour age ("1 day, 02:03:04") in seconds, or None."""
+    match = re.match(r"\s*(\d+) days?, (\d+):(\d\d):(\d\d)\s*$", text or "")
+    if not match:
+        return None
+    days, hours, minutes, seconds = (int(g) for g in match.groups())
+    return ((days * 24 + hours) * 60 + minutes) * 60 + seconds
+
+
 def lldp_neighbors(text):
-    """`lldpcli -f json show neighbors details` -> {local port: [{"system", "port"}]}."""
+    """`lldpcli -f json show neighbors details` -> {local port: [{"system", "port", "age_s"}]}, age_s being how
+    long ago the neighbour was learned (None when lldpcli does not say)."""
     data = _json(text, {}).get("lldp") or {}
     out = {}
     for item in _one(data.get("interface") if isinstance(data, dict) else None):
@@ -66,7 +76,8 @@ def lldp_neighbors(text):
             chassis = detail.get("chassis", {})
             names = [k for k in chassis if k not in ("id", "descr", "mgmt-ip", "capability")]
             system = names[0] if names else (chassis.get("name") or chassis.get("id", {}).get("value"))
-            out.setdefault(local, []).append({"system": system, "port": _port_name(detail.get("port", {}))})
+            out.setdefault(local, []).append({"system": system, "port": _port_name(detail.get("port", {})),
+                                              "age_s": _lldp_age(detail.get("age"))})
     return out
 
 

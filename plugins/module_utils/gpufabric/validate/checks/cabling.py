@@ -6,6 +6,11 @@ them back), naming both ends.
 """
 from .base import FAIL, PASS, Check, SWITCH_ROLES, for_roles
 
+# How long after the far end learned this port a missing neighbour here is still "not learned yet": two
+# transmit intervals of lldpd's and SONiC's default (30 s). A link that just came up is learned on each side
+# when that side's next LLDPDU arrives.
+LLDP_LEARNING_S = 60
+
 
 class Cabling(Check):
     name = "cabling"
@@ -52,8 +57,14 @@ class Cabling(Check):
     def _missing(self, ctx, port, want):
         peer_state = ctx.states.get(want[0])
         why = "link down, or LLDP not running on %s" % want[0]
-        if peer_state is not None and peer_state.lldp is not None and want[1] in peer_state.lldp:
-            why = "%s %s does see it: LLDP transmit is off or filtered here" % want
+        far = (peer_state.lldp or {}).get(want[1]) if peer_state is not None else None
+        if far:
+            ages = [n.get("age_s") for n in far if n.get("age_s") is not None]
+            if ages and min(ages) < LLDP_LEARNING_S:
+                why = ("not learned yet: %s %s learned this port %d s ago; LLDP learns a link within a transmit "
+                       "interval, validate again" % (want[0], want[1], min(ages)))
+            else:
+                why = "%s %s does see it: LLDP transmit is off or filtered here" % want
         return self.result(port.device, port.name, FAIL, "%s has no LLDP neighbour, planned %s %s (%s)"
                            % (port.label(), want[0], want[1], why))
 
