@@ -17,7 +17,6 @@ from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.valida
 from ansible_collections.gpucluster.fabric.plugins.plugin_utils.planned_action import PlannedAction
 
 NETNS_CONNECTION = "gpucluster.fabric.netns"
-SONIC_OS = ("sonic", "dellemc.enterprise_sonic.sonic", "community.network.sonic")
 TRANSPORTS = ("auto", "netns", "ssh", "napalm")
 
 
@@ -59,13 +58,13 @@ class ActionModule(PlannedAction):
             lldp_socket=(lambda host: socket.format(cluster=cluster, host=host)) if socket
             else (lambda host: twin_lldp_socket(cluster, host)),
             config_db_dir=args.get("config_db_dir") or os.path.join(build_dir, cluster, "devices"))
-        roles = {d.name: d.role for d in plan.devices}
+        # A switch speaks the NOS its role runs (the plan's `nos`); servers and hosts are Linux.
+        flavours = {d.name: d.nos or "linux" for d in plan.devices}
         ssh = SshTransport(hosts={
             host: {"host": _var(hostvars, host, "ansible_host"), "user": _var(hostvars, host, "ansible_user"),
                    "port": _var(hostvars, host, "ansible_port"),
-                   "flavour": "sonic" if roles[host] != "gpu_server" and (
-                       _var(hostvars, host, "ansible_network_os", "sonic") in SONIC_OS) else "linux"}
-            for host in roles if host in hostvars})
+                   "flavour": flavours[host]}
+            for host in flavours if host in hostvars})
         commands = command_collector(lambda host: netns if self._transport_of(host, hostvars, default) == "netns" else ssh)
 
         def collect(dev, sources, expect):

@@ -38,7 +38,7 @@ options:
       - C(netns) runs commands in the network namespace named after the host and C(vtysh -N <host>).
         It also runs C(lldpcli -u) on the twin's lldpd socket. QoS comes from the rendered C(config_db.json).
       - C(ssh) uses OpenSSH with keys only (BatchMode) to C(ansible_host)/C(ansible_user)/C(ansible_port).
-        Switches are taken as SONiC unless C(ansible_network_os) says otherwise.
+        Each switch is read as the NOS its role runs in the spec (C(nos), default C(sonic)).
       - C(napalm) uses the NAPALM driver in C(napalm_driver) with C(ansible_user)/C(ansible_password) and
         C(napalm_optional_args).
     type: str

@@ -11,14 +11,19 @@ _loaded = {}
 
 def load(name):
     """data/<name>.yml as plain data (a copy: callers may change it)."""
-    if name not in _loaded:
+    return load_path(os.path.join(DATA_DIR, name + ".yml"))
+
+
+def load_path(path):
+    """The YAML file ``path`` of the collection as plain data, read once (a copy: callers may change it)."""
+    if path not in _loaded:
         try:  # here, not at the top: Ansible's import sanity test loads module_utils without PyYAML
             import yaml
         except ImportError:  # pragma: no cover
-            raise SpecError("", "PyYAML is required to read data/%s.yml: pip install pyyaml" % name)
-        with open(os.path.join(DATA_DIR, name + ".yml"), encoding="utf-8") as f:
-            _loaded[name] = yaml.safe_load(f)
-    return copy.deepcopy(_loaded[name])
+            raise SpecError("", "PyYAML is required to read %s: pip install pyyaml" % os.path.basename(path))
+        with open(path, encoding="utf-8") as f:
+            _loaded[path] = yaml.safe_load(f)
+    return copy.deepcopy(_loaded[path])
 
 
 def merge(base, overrides):

@@ -5,6 +5,7 @@ import tempfile
 
 from .day2.spares import server_state
 from .ipam import cidr, fmt
+from .nos import ansible_network_os, names as nos_names
 from .spec import port_mtu
 
 ROLE_GROUP = {"gpu_server": "gpu_servers", "backend_host": "backend_hosts"}
@@ -50,6 +51,8 @@ def groups_of(dev, be_pods=False, fe_pods=False):
         groups.append("pod_%02d" % (dev.pod + 1))
     if fe_pods and dev.role in ("frontend_leaf", "frontend_spine"):
         groups.append("frontend_pod_%02d" % (dev.pod + 1))
+    if dev.nos is not None:
+        groups.append("nos_" + dev.nos)
     if dev.spare:
         groups.append("spare_servers")
     groups.append("rack_" + dev.rack.name.replace("-", "_"))
@@ -62,10 +65,13 @@ def hostvars(plan):
     pods = plan.summary["backend"]["tiers"] >= 3
     fe_pods = plan.summary.get("frontend", {}).get("tiers") == 3
     mgmt_gateway = fmt(plan.mgmt_gateway)
+    network_os = {name: ansible_network_os(name) for name in nos_names()}
     out = {}
     for dev in plan.devices:
         fab = {"role": dev.role, "model": dev.model.name, "rack": dev.rack.name,
                "mgmt_ipv4": cidr(dev.mgmt, plan.mgmt_prefix), "mgmt_gateway": mgmt_gateway}
+        if dev.nos is not None:
+            fab["nos"] = dev.nos
         if dev.rail is not None:
             fab["rail"] = dev.rail
         if dev.su is not None and dev.role in ("gpu_server", "backend_leaf", "backend_host"):
@@ -94,6 +100,8 @@ def hostvars(plan):
             fab["interfaces"] = interfaces(dev, mtus)
             fab.update(server_state(plan, dev))
         out[dev.name] = {"ansible_host": fmt(dev.mgmt), "fabric": fab}
+        if dev.nos is not None:
+            out[dev.name]["ansible_network_os"] = network_os[dev.nos]
     return out
 
 
@@ -118,6 +126,8 @@ def plan_dict(plan):
     for dev in plan.devices:
         d = {"name": dev.name, "role": dev.role, "model": dev.model.name, "index": dev.index,
              "rack": dev.rack.name, "slot": dev.slot}
+        if dev.nos is not None:
+            d["nos"] = dev.nos
         for key in ("rail", "su", "pod", "plane", "side", "asn"):
             value = getattr(dev, key)
             if value is not None:

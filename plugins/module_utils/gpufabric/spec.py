@@ -1,5 +1,6 @@
 """The cluster spec: every key declared once. docs/spec.md is generated from this file."""
 from .errors import SpecError
+from .nos import DEFAULT_NOS, names as nos_names
 from .roles import HOST_KINDS, SWITCH_ROLES
 from .schema_types import (Addr, AsnRange, Bool, Choice, Int, List, MapOf, Net, Num, Optional, Section, Str,
                            to_markdown)
@@ -12,10 +13,16 @@ _HOSTNAMES_DOC = ("Hostname patterns per role. Fields: {cluster}, {n} (1-based p
 _RATIO = r"^\d+:\d+$"
 
 
+def _nos(what):
+    return Choice("Network OS the %s run; their model must list it (docs/architecture.md, \"adding a NOS\")."
+                  % what, list(nos_names()), default=DEFAULT_NOS)
+
+
 def _tier(what, count_doc=None):
     fields = {
         "model": Str("Switch model for the %s: a name from the hardware catalog or from `models.switches`." % what,
                      required=True),
+        "nos": _nos(what),
         "downlinks": Int("Ports used toward the tier below (servers for a leaf). Default: every `down` port of the "
                          "model, or half of its `any` ports when the tier has uplinks.", minimum=1),
         "uplinks": Int("Ports used toward the tier above. Default: the model's `up` ports, or the other half of "
@@ -132,9 +139,12 @@ _QOS_OVERRIDES = Section("Keys merged into the QoS profile (data/qos_profiles.ym
 
 SWITCH_MODEL = Section("A switch model.", {
     "description": Str("Free text shown in documents and the bill of materials.", default=""),
-    "mgmt_port": Str("Name of the out-of-band management port.", default="eth0"),
-    "port_name": Str("Port name pattern; `{lane}` is the port's first lane and `{index}` its position.",
-                     default="Ethernet{lane}"),
+    "nos": List("Network operating systems the model runs; a switch role's `nos` must be one of them.",
+                Choice("A network OS.", list(nos_names())), default=[DEFAULT_NOS]),
+    "mgmt_port": Str("Name of the out-of-band management port. Default: the NOS's management interface "
+                     "(nos/platforms.yml)."),
+    "port_name": Str("Port name pattern; `{lane}` is the port's first lane, `{index}` its 0-based and `{number}` "
+                     "its 1-based position. Default: the NOS's interface naming (nos/platforms.yml)."),
     "port_groups": List("Front-panel ports, in order.", Section("A group of identical ports.", {
         "count": Int("Number of ports in the group.", minimum=1, required=True),
         "speed": Int("Port speed in Gb/s.", minimum=1, required=True),
@@ -253,6 +263,7 @@ SPEC = Section("The cluster spec.", {
     "oob": Section("The out-of-band management network.", {
         "switch": Section("Management access switches, one or more per rack.", {
             "model": Str("Switch model.", default="S3248T-ON"),
+            "nos": _nos("management access switches"),
         }),
         "pool": Net("Management IPv4 pool, flat: the first quarter holds switch addresses (eight equal blocks, "
                     "one per switch role), the rest BMC and host management addresses (two per server). "

@@ -36,7 +36,7 @@ def _top_of_rack_leaf(spec, catalog):
     """One leaf per rack, in it, taking every GPU of the rack over copper: the spec's leaf model at the
     spec's down:up ratio, with only the uplinks its used downlinks need (uncabled ports need no optics)."""
     be = spec["backend"]
-    model = catalog.switch(be["leaf"]["model"], "backend.leaf.model")
+    model = catalog.switch(be["leaf"]["model"], "backend.leaf.model", be["leaf"]["nos"])
     down, up = split_ports(model, be["leaf"], "backend.leaf", be["spine"] is not None)[:2]
     rails = catalog.server(spec["servers"]["model"], "servers.model").gpus
     per_rack = spec["servers"]["per_rack"]

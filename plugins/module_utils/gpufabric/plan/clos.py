@@ -103,7 +103,7 @@ class Clos:
     def __init__(self, network, path, catalog, leaf_tier, spine_tier, super_tier, group, planes, server_speeds,
                  reserve_up=0, label="", pod_gpus=None, core_tier=None):
         self.network, self.path, self.group, self.planes = network, path, group, planes
-        self.leaf_model = catalog.switch(leaf_tier["model"], path + ".leaf.model")
+        self.leaf_model = catalog.switch(leaf_tier["model"], path + ".leaf.model", leaf_tier["nos"])
         self.leaf_down, self.leaf_up, self.leaf_reserved = split_ports(
             self.leaf_model, leaf_tier, path + ".leaf", spine_tier is not None, reserve_up)
         self.downlinks, self.uplinks = len(self.leaf_down), len(self.leaf_up)
@@ -124,7 +124,7 @@ class Clos:
             self.leaves_per_pod = self.max_leaves = group
             self.max_pods = 1
             return
-        self.spine_model = catalog.switch(spine_tier["model"], path + ".spine.model")
+        self.spine_model = catalog.switch(spine_tier["model"], path + ".spine.model", spine_tier["nos"])
         self.size_for = spine_tier.get("size_for") or "hardware_max"
         if self.size_for == "cluster" and self.tiers >= 3:
             raise SpecError(path + ".spine.size_for", "cluster sizing applies to a two-tier fabric's spines; a "
@@ -167,7 +167,7 @@ class Clos:
         """(model, down ports, up ports, switches per plane, links from each lower switch to each) of the
         superspine or core tier above ``lower_model``'s uplinks ``lower_up``."""
         path = "%s.%s" % (self.path, key)
-        model = catalog.switch(tier["model"], path + ".model")
+        model = catalog.switch(tier["model"], path + ".model", tier["nos"])
         down, up, _reserved = split_ports(model, tier, path, has_up)
         lower = "spine" if key == "superspine" else "superspine"
         count, each = _fan_out(path + ".count", what + " per plane", lower, tier, lower_up)

@@ -53,6 +53,11 @@ class Device:
         self.links = []
         self.spare = False         # server: a hot-spare position (servers.spares_per_unit)
 
+    @property
+    def nos(self):
+        """The network OS a switch runs (its role's `nos:`), None for servers and hosts."""
+        return getattr(self.model, "nos", None)
+
     def ends(self):
         """This device's end of each of its links, in cabling order."""
         return [link.end(self) for link in self.links]

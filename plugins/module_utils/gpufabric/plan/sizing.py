@@ -143,7 +143,7 @@ def size(spec, catalog):
         fe_pods = 1 if frontend.tiers < 3 else frontend.pods_for(2 * pairs)
         per_fe_pod = frontend.leaves_per_pod // 2 * per_pair
 
-    oob_model = catalog.switch(spec["oob"]["switch"]["model"], "oob.switch.model")
+    oob_model = catalog.switch(spec["oob"]["switch"]["model"], "oob.switch.model", spec["oob"]["switch"]["nos"])
     access = tuple(oob_model.usable("down") + oob_model.usable("any"))
     if not access:
         raise SpecError("oob.switch.model", "%s has no access ports (groups with use down or any)" % oob_model.name)

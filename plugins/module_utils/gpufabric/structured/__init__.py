@@ -11,7 +11,7 @@ from .context import FabricContext
 from .interfaces import ethernet_interfaces
 from .management import management_config, services_config
 from .mclag import mclag_config
-from .oob import MGMT_INTERFACE, oob_config
+from .oob import mgmt_interface, oob_config
 from .qos import qos_config
 from .tenant_acl import tenant_isolation
 from .tenant_vrf import announces_host_routes
@@ -21,7 +21,7 @@ __all__ = ["FabricContext", "device_config", "structured_configs"]
 
 def _base(dev, ctx, network):
     out = {"hostname": dev.name, "role": dev.role, "network": network, "model": dev.model.name,
-           "rack": dev.rack.name}
+           "nos": dev.nos, "rack": dev.rack.name}
     for key in ("rail", "plane", "pod", "su", "side", "zone"):
         value = getattr(dev, key)
         if value is not None:
@@ -31,7 +31,7 @@ def _base(dev, ctx, network):
 
 
 def _loopback(dev):
-    lo = {"name": "Loopback0", "ipv4": cidr(dev.loopback, 32)}
+    lo = {"name": dev.model.platform["loopback"], "ipv4": cidr(dev.loopback, 32)}
     if dev.loopback6 is not None:
         lo["ipv6"] = "%s/128" % fmt(dev.loopback6, 6)
     return lo
@@ -76,7 +76,7 @@ def _oob_switch(dev, ctx):
     cfg = _base(dev, ctx, "oob")
     cfg["vlans"] = oob_config(dev, cfg["ethernet_interfaces"], ctx, ctx.plan.spec["oob"]["provisioning_host"])
     # The OOB switch is the management network itself: it is managed in-band on that VLAN.
-    cfg["management"] = management_config(dev, ctx, interface=MGMT_INTERFACE, vrf="default")
+    cfg["management"] = management_config(dev, ctx, interface=mgmt_interface(dev), vrf="default")
     cfg["static_routes"] = [{"prefix": "0.0.0.0/0", "next_hop": ctx.mgmt_gateway}]
     cfg["services"] = services_config(dev, ctx)
     return cfg

@@ -4,9 +4,10 @@ server subnet's gateway on both leaves (see docs/switch-config.md for why MC-LAG
 from ..ipam import cidr, fmt
 
 SERVER_VLAN = 100
-PEER_LINK = "PortChannel1"
-# Server bonds are PortChannel101, 102, ... by the server's position in the pair, so both leaves
-# give a server's bond the same name, which MC-LAG requires.
+# The peer link is LAG number 1; server bonds are LAG 101, 102, ... by the server's position in the
+# pair, so both leaves give a server's bond the same name, which MC-LAG requires. The NOS names
+# them (platform fact `lag`: PortChannel1, PortChannel101 on SONiC).
+PEER_LINK_NUMBER = 1
 SERVER_CHANNEL_BASE = 101
 KEEPALIVE_S, SESSION_TIMEOUT_S = 1, 15
 
@@ -25,24 +26,26 @@ def _channel(name, members, peer, peer_interface, description, mtu, mclag):
 
 def mclag_config(dev, interfaces):
     """(port_channels, vlans, mclag) of a frontend leaf; tags each member port with its channel_group."""
+    lag = dev.model.platform["lag"]
+    peer_link = lag.format(number=PEER_LINK_NUMBER)
     partner = _pair_partner(dev)
     servers = [i for i in interfaces if i["tier"] == "server"]
     peer_ports = [i for i in interfaces if i["tier"] == "peer"]
     channels = []
     for k, port in enumerate(servers):
-        name = "PortChannel%d" % (SERVER_CHANNEL_BASE + k)
+        name = lag.format(number=SERVER_CHANNEL_BASE + k)
         port["channel_group"] = name
         channels.append(_channel(name, [port["name"]], port["peer"], "bond (%s)" % port["peer_interface"],
                                  "%s bond" % port["peer"], port["mtu"], True))
     for port in peer_ports:
-        port["channel_group"] = PEER_LINK
+        port["channel_group"] = peer_link
     if partner is not None and peer_ports:
-        channels.insert(0, _channel(PEER_LINK, [p["name"] for p in peer_ports], partner.name, PEER_LINK,
+        channels.insert(0, _channel(peer_link, [p["name"] for p in peer_ports], partner.name, peer_link,
                                     "MC-LAG peer link to %s" % partner.name, peer_ports[0]["mtu"], False))
     base, prefix = dev.frontend_block
     vlan = {"id": SERVER_VLAN, "name": "servers",
             "untagged": [c["name"] for c in channels if c["mclag"]],
-            "tagged": [PEER_LINK] if partner is not None and peer_ports else [],
+            "tagged": [peer_link] if partner is not None and peer_ports else [],
             "ipv4": cidr(dev.frontend_ip, prefix),
             # Both leaves answer for the gateway (anycast), so a server bond loses no gateway with one leaf.
             "virtual_gateway": cidr(base + 1, prefix),
@@ -54,6 +57,6 @@ def mclag_config(dev, interfaces):
         # and each leaf can tell "peer link down" from "peer down".
         mclag = {"domain_id": dev.index // 2 + 1, "role": "active" if dev.side == "a" else "standby",
                  "peer": partner.name, "source_ip": fmt(dev.loopback), "peer_ip": fmt(partner.loopback),
-                 "peer_link": PEER_LINK, "keepalive_interval_s": KEEPALIVE_S, "session_timeout_s": SESSION_TIMEOUT_S,
+                 "peer_link": peer_link, "keepalive_interval_s": KEEPALIVE_S, "session_timeout_s": SESSION_TIMEOUT_S,
                  "members": [c["name"] for c in channels if c["mclag"]]}
     return channels, [vlan], mclag

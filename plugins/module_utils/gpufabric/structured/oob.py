@@ -9,7 +9,6 @@ below is that format, and the one place the provisioning side reads it from.
 from ..ipam import fmt
 
 OOB_VLAN = 10
-MGMT_INTERFACE = "Vlan%d" % OOB_VLAN
 CIRCUIT_ID = "{hostname}:{port}"
 # A request that already carries option 82 is dropped: a device on an access port must not be able
 # to claim another position (SONiC's relay-agent-mode "discard", dhcrelay -m discard).
@@ -35,3 +34,8 @@ def oob_config(dev, interfaces, ctx, provisioning_host):
     if provisioning_host:
         vlan["dhcp_relay_option82"] = {"circuit_id": CIRCUIT_ID, "existing": OPTION82_EXISTING}
     return [vlan]
+
+
+def mgmt_interface(dev):
+    """The OOB switch's in-band management interface: its VLAN interface on the OOB VLAN."""
+    return dev.model.platform["vlan_interface"].format(vid=OOB_VLAN)

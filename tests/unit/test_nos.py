@@ -1,0 +1,77 @@
+"""The NOS is data: catalog models list the NOSes they run, spec roles pick one, and the plan,
+the structured config and the inventory carry it; platform facts name what the NOS names."""
+import copy
+
+import pytest
+
+from gpufabric import nos
+from gpufabric.catalog import Catalog
+from gpufabric.errors import SpecError
+from gpufabric.export import hostvars, inventory_groups
+from gpufabric.plan import build_plan
+from gpufabric.spec import SWITCH_MODEL
+from gpufabric.structured import structured_configs
+from conftest import load_example
+
+
+def _model(**extra):
+    raw = {"description": "test switch", "port_groups": [{"count": 4, "speed": 400, "lanes": 8, "first_lane": 0}]}
+    raw.update(extra)
+    return SWITCH_MODEL.validate(raw, "models.switches.T1")
+
+
+def test_every_switch_carries_its_nos_through_plan_structured_and_inventory():
+    plan = build_plan(load_example("lab"))
+    switches = [d for d in plan.devices if d.role not in ("gpu_server", "backend_host")]
+    assert switches and {d.nos for d in switches} == {nos.DEFAULT_NOS}
+    assert all(d.nos is None for d in plan.devices if d.role == "gpu_server")
+    configs = structured_configs(plan)
+    assert {c["nos"] for c in configs.values()} == {nos.DEFAULT_NOS}
+    hv = hostvars(plan)
+    for dev in switches:
+        assert hv[dev.name]["fabric"]["nos"] == dev.nos
+        assert hv[dev.name]["ansible_network_os"] == nos.ansible_network_os(dev.nos)
+    assert "ansible_network_os" not in hv[next(d.name for d in plan.devices if d.role == "gpu_server")]
+    members, _children = inventory_groups(plan)
+    assert sorted(members["nos_" + nos.DEFAULT_NOS]) == sorted(d.name for d in switches)
+
+
+def test_a_role_naming_a_nos_its_model_does_not_run_is_refused_on_the_nos_key():
+    catalog = Catalog({"switches": {"T1": _model(nos=["sonic"])}})
+    with pytest.raises(SpecError) as err:
+        catalog.switch("T1", "backend.leaf.model", "cumulus")
+    text = str(err.value)
+    assert text.startswith("backend.leaf.nos:") and "T1 runs sonic, not cumulus" in text and "nos: sonic" in text
+
+
+def test_an_unknown_nos_in_the_spec_is_refused_with_the_choices():
+    spec = load_example("lab")
+    spec["backend"]["spine"]["nos"] = "junos"
+    with pytest.raises(SpecError) as err:
+        build_plan(spec)
+    assert "backend.spine.nos" in str(err.value) and "sonic" in str(err.value)
+
+
+def test_port_and_interface_names_come_from_the_platform_unless_the_model_says():
+    facts = nos.platform(nos.DEFAULT_NOS)
+    plain = Catalog({"switches": {"T1": _model()}}).switch("T1", "models.switches.T1.model")
+    assert [p[0] for p in plain.ports] == [nos.interface_name(facts, 8 * i, i) for i in range(4)]
+    assert plain.mgmt_port == facts["mgmt_interface"]
+    own = Catalog({"switches": {"T1": _model(port_name="p{number}", mgmt_port="ma1")}}).switch("T1", "x.model")
+    assert [p[0] for p in own.ports] == ["p1", "p2", "p3", "p4"] and own.mgmt_port == "ma1"
+
+
+def test_loopback_lag_and_vlan_names_follow_the_platform(monkeypatch):
+    facts = copy.deepcopy(nos.platform(nos.DEFAULT_NOS))
+    facts.update(loopback="lo9", lag="bond{number}", vlan_interface="vlan{vid}")
+    plan = build_plan(load_example("lab"))
+    for dev in plan.devices:
+        if dev.nos is not None:
+            monkeypatch.setattr(dev.model, "platform", facts)
+    configs = structured_configs(plan)
+    leaf = next(c for c in configs.values() if c["role"] == "frontend_leaf")
+    oob = next(c for c in configs.values() if c["role"] == "oob_switch")
+    spine = next(c for c in configs.values() if c["role"] == "backend_spine")
+    assert spine["loopback"]["name"] == "lo9"
+    assert leaf["mclag"]["peer_link"] == "bond1" and {c["name"] for c in leaf["port_channels"]} >= {"bond101"}
+    assert oob["management"]["interface"] == "vlan10"
