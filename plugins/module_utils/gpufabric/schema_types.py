@@ -20,11 +20,14 @@ def _type_name(value):
 class Node:
     kind = "value"
 
-    def __init__(self, doc, default=None, required=False, example=None):
+    def __init__(self, doc, default=None, required=False, example=None, omit=False):
         self.doc = doc
         self.default = default
         self.required = required
         self.example = example
+        # omit: an unset key is left out of the validated dict (readers use .get), so a key added
+        # later changes nothing for a spec that does not write it (plan.json stays byte for byte).
+        self.omit = omit
 
     def validate(self, value, path):
         raise NotImplementedError
@@ -247,6 +250,8 @@ class Section(Node):
                 out[key] = node.validate(value[key], sub)
             elif node.required:
                 raise SpecError(sub, "missing required key (%s)" % node.doc.split(".")[0].lower())
+            elif node.omit:
+                continue
             else:
                 out[key] = node.default_value(sub)
         return out

@@ -145,6 +145,14 @@ SWITCH_MODEL = Section("A switch model.", {
                      "(nos/platforms.yml)."),
     "port_name": Str("Port name pattern; `{lane}` is the port's first lane, `{index}` its 0-based and `{number}` "
                      "its 1-based position. Default: the NOS's interface naming (nos/platforms.yml)."),
+    "breakout_name": Str("Name pattern of a broken-out port's sub-ports: `{port}` (the cage's name), `{sub}` "
+                         "(0-based) and `{number}`, e.g. `{port}s{sub}` (Cumulus' swp1s0). Default: the NOS's "
+                         "`breakout_name`, else the port_name at the sub-port's first lane (SONiC: Ethernet0 and "
+                         "Ethernet4 of a 2x400G Ethernet0).", omit=True),
+    "rack_units": Int("Height in rack units (1).", minimum=1, omit=True),
+    "power_typical_w": Int("Typical power draw, W.", minimum=0, omit=True),
+    "power_max_w": Int("Maximum power draw, W: what a rack's power budget must hold.", minimum=0, omit=True),
+    "airflow": Str("Airflow direction(s) the model ships with.", omit=True),
     "port_groups": List("Front-panel ports, in order.", Section("A group of identical ports.", {
         "count": Int("Number of ports in the group.", minimum=1, required=True),
         "speed": Int("Port speed in Gb/s.", minimum=1, required=True),
@@ -153,7 +161,9 @@ SWITCH_MODEL = Section("A switch model.", {
         "first_lane": Int("Lane of the group's first port. Default: right after the previous group.", minimum=0),
         "form_factor": Str("Cage type (QSFP-DD, OSFP, SFP28, RJ45, ...).", default=""),
         "use": Choice("Which side the group serves.", ["any", "down", "up", "none"], default="any"),
-        "breakouts": List("Breakout modes the port supports, e.g. 2x200G.", Str("A breakout mode."), default=[]),
+        "breakouts": List("Breakout modes the platform lists for the port, COUNTxSPEEDG as in SONiC's "
+                          "platform.json (2x400G, or 2x400G(8) with its lane count); the planner breaks a port out "
+                          "only into a listed mode.", Str("A breakout mode."), default=[]),
     }), required=True),
 })
 
@@ -167,6 +177,9 @@ SERVER_MODEL = Section("A server model.", {
     "description": Str("Free text.", default=""),
     "gpus": Int("GPUs per server; also the number of rails.", minimum=1, required=True),
     "rack_units": Int("Height in rack units.", minimum=1, default=2),
+    "power_max_w": Int("Maximum power draw, W: what a rack's power budget must hold (`racks`).", minimum=0,
+                       omit=True),
+    "cooling": Choice("How the server is cooled.", ["air", "liquid"], omit=True),
     "backend_nics": List("Backend NICs in rail order: NIC i serves GPU i and rail i.", _NIC, required=True),
     "frontend_ports": List("Frontend ports; with dual-homing, port 0 goes to leaf A and port 1 to leaf B.",
                            _NIC, default=[]),
