@@ -29,6 +29,13 @@ def _tier(what, count_doc=None):
                        "its `any` ports; 0 at the top tier.", minimum=0),
         "oversubscription": Str("Downlink to uplink ratio such as `3:1`, instead of `downlinks`/`uplinks`: "
                                 "splits the usable ports in that ratio.", pattern=_RATIO, hint="write it as DOWN:UP, e.g. 3:1"),
+        "downlink_breakout": Str("Breakout mode of the downlink ports, such as `2x400G` (one of the modes the "
+                                 "model lists) or `none`. Default: from the speeds at both ends: 400G NICs (or "
+                                 "lower-tier uplinks) on 800G ports break each port into 2 x 400G, so one cage "
+                                 "serves two links of the same rail; `downlinks` then counts the broken-out ports.",
+                                 omit=True),
+        "uplink_breakout": Str("Breakout mode of the uplink ports (`2x400G`, `none`). Default: none; the tier "
+                               "above breaks its downlinks out to meet them when its ports are faster.", omit=True),
     }
     if count_doc:
         fields["count"] = Int(count_doc, minimum=1)

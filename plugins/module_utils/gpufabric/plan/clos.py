@@ -6,6 +6,7 @@ positions derived from them (ports, addresses, ASNs) stay put when the cluster g
 """
 import math
 
+from ..catalog import parse_mode
 from ..errors import SpecError
 
 
@@ -73,6 +74,80 @@ def split_ports(model, tier, path, has_up, reserve_up=0, pod_down=None):
     return down_pool[:d], up_pool[:u], up_pool[u:u + reserve_up]
 
 
+def choose_breakout(model, pool, tier, key, path, peer_speed, peer_what):
+    """(mode, sub-ports per cage) of the ports ``pool`` (physical indices of ``model``): the spec's ``key``
+    (downlink_breakout, uplink_breakout) when set, else the mode the speeds at both ends call for (a
+    400G peer on an 800G port: 2x400G, one cage serving two links). (None, 1) leaves the ports whole."""
+    if not pool:
+        return None, 1
+    index = pool[0]
+    speed = model.ports[index][1]
+    listed = [m for m in model.breakouts[index]]
+    explicit = tier.get(key)
+    if explicit:
+        wanted = parse_mode(explicit)
+        if explicit == "none" or wanted == (1, speed):
+            return None, 1
+        mode = model.find_mode(index, *wanted) if wanted else None
+        if mode is None:
+            raise SpecError("%s.%s" % (path, key), "%r is not a breakout %s lists for its %dG ports (listed: %s): use "
+                            "one of them, or none" % (explicit, model.name, speed, ", ".join(listed) or "none"))
+        return mode, wanted[0]
+    if peer_speed is None or peer_speed == speed:
+        return None, 1
+    if peer_speed > speed:
+        raise SpecError(path + ".model", "%s are %dG, faster than %s's %dG ports: a port cannot carry a faster "
+                        "link; choose a model with %dG ports (or slower NICs)" % (
+                            peer_what, peer_speed, model.name, speed, peer_speed))
+    if speed % peer_speed:
+        return None, 1      # check_speed names the mismatch
+    count = speed // peer_speed
+    mode = model.find_mode(index, count, peer_speed)
+    if mode is None:
+        raise SpecError(path + ".model", "%s are %dG on %s's %dG ports, which needs a %dx%dG breakout, but the model "
+                        "lists none (listed: %s): choose a model whose ports match or list the mode under "
+                        "models.switches" % (peer_what, peer_speed, model.name, speed, count, peer_speed,
+                                             ", ".join(listed) or "none"))
+    return mode, count
+
+
+def _cages(count, factor, path, key, mode):
+    """Logical ports (what `downlinks`/`uplinks` count) to whole cages, refusing a split cage."""
+    if count is None or factor == 1:
+        return count
+    if count % factor:
+        raise SpecError("%s.%s" % (path, key), "%d is not a whole number of %s cages (%d ports each): use %d or %d" % (
+            count, mode, factor, count - count % factor, count - count % factor + factor))
+    return count // factor
+
+
+def split_broken_out(model, tier, path, has_up, reserve_up=0, pod_down=None, down_peer=None, down_what="",
+                     up_what=""):
+    """split_ports with breakouts: (view, down, up, reserved) where ``view`` is the model as this tier uses it
+    (its cages broken out, see catalog.PortView) and the three lists index the view's ports. ``downlinks``,
+    ``uplinks`` and ``pod_down`` count the view's ports (links), the split itself is made in whole cages."""
+    down_pool = model.usable("down") + model.usable("any")
+    up_pool = model.usable("up") + model.usable("any")
+    down_mode, df = choose_breakout(model, down_pool, tier, "downlink_breakout", path, down_peer, down_what)
+    up_mode, uf = choose_breakout(model, up_pool if has_up else [], tier, "uplink_breakout", path, None, up_what)
+    if not has_up and tier.get("uplink_breakout"):
+        raise SpecError(path + ".uplink_breakout", "the top tier has no uplinks to break out: remove the key")
+    if df == 1 and uf == 1 and down_mode is None and up_mode is None:
+        down, up, reserved = split_ports(model, tier, path, has_up, reserve_up, pod_down)
+        return model, down, up, reserved
+    cage_tier = dict(tier, downlinks=_cages(tier.get("downlinks"), df, path, "downlinks", down_mode),
+                     uplinks=_cages(tier.get("uplinks"), uf, path, "uplinks", up_mode))
+    down, up, reserved = split_ports(model, cage_tier, path, has_up, reserve_up,
+                                     None if pod_down is None else ceil_div(pod_down, df))
+    modes = dict.fromkeys(down, down_mode) if down_mode else {}
+    if up_mode:
+        modes.update(dict.fromkeys(up, up_mode))
+    view = model.broken_out(modes)
+    flat = lambda cages: [i for c in cages for i in view.logical[c]]  # noqa: E731
+    return view, flat(down), flat(up), flat(reserved)
+
+
+
 def _fan_out(path, what, lower, tier, lower_up):
     """(switches per plane, links from each lower switch to each): the upper tier's count must divide the
     lower switch's uplinks, or its links would not spread evenly (one clear refusal, no uneven rule)."""
@@ -103,9 +178,10 @@ class Clos:
     def __init__(self, network, path, catalog, leaf_tier, spine_tier, super_tier, group, planes, server_speeds,
                  reserve_up=0, label="", pod_gpus=None, core_tier=None):
         self.network, self.path, self.group, self.planes = network, path, group, planes
-        self.leaf_model = catalog.switch(leaf_tier["model"], path + ".leaf.model", leaf_tier["nos"])
-        self.leaf_down, self.leaf_up, self.leaf_reserved = split_ports(
-            self.leaf_model, leaf_tier, path + ".leaf", spine_tier is not None, reserve_up)
+        what = "the servers' NICs" if network == "backend" else "the servers' frontend ports"
+        self.leaf_model, self.leaf_down, self.leaf_up, self.leaf_reserved = split_broken_out(
+            catalog.switch(leaf_tier["model"], path + ".leaf.model", leaf_tier["nos"]), leaf_tier, path + ".leaf",
+            spine_tier is not None, reserve_up, down_peer=max(server_speeds), down_what=what)
         self.downlinks, self.uplinks = len(self.leaf_down), len(self.leaf_up)
         check_speed(path + ".leaf.model", "servers to %s leaves" % network, server_speeds,
                     [self.leaf_model.ports[p][1] for p in self.leaf_down])
@@ -124,7 +200,7 @@ class Clos:
             self.leaves_per_pod = self.max_leaves = group
             self.max_pods = 1
             return
-        self.spine_model = catalog.switch(spine_tier["model"], path + ".spine.model", spine_tier["nos"])
+        spine_model = catalog.switch(spine_tier["model"], path + ".spine.model", spine_tier["nos"])
         self.size_for = spine_tier.get("size_for") or "hardware_max"
         if self.size_for == "cluster" and self.tiers >= 3:
             raise SpecError(path + ".spine.size_for", "cluster sizing applies to a two-tier fabric's spines; a "
@@ -136,9 +212,10 @@ class Clos:
                             "of %d" % (spines, self.uplinks, self.uplinks))
         self.links_to_each_spine = self.uplinks // spines
         self.pod_leaves = self._pod_leaves(pod_gpus)
-        self.spine_down, self.spine_up, _reserved = split_ports(
-            self.spine_model, spine_tier, path + ".spine", self.tiers >= 3,
-            pod_down=None if self.pod_leaves is None else self.pod_leaves * self.links_to_each_spine)
+        self.spine_model, self.spine_down, self.spine_up, _reserved = split_broken_out(
+            spine_model, spine_tier, path + ".spine", self.tiers >= 3,
+            pod_down=None if self.pod_leaves is None else self.pod_leaves * self.links_to_each_spine,
+            down_peer=self.leaf_model.ports[self.leaf_up[0]][1], down_what="the leaf uplinks")
         check_speed(path + ".spine.model", "leaf uplinks to spines", [self.leaf_model.ports[p][1] for p in self.leaf_up],
                     [self.spine_model.ports[p][1] for p in self.spine_down])
         per_leaf = self.links_to_each_spine
@@ -167,9 +244,10 @@ class Clos:
         """(model, down ports, up ports, switches per plane, links from each lower switch to each) of the
         superspine or core tier above ``lower_model``'s uplinks ``lower_up``."""
         path = "%s.%s" % (self.path, key)
-        model = catalog.switch(tier["model"], path + ".model", tier["nos"])
-        down, up, _reserved = split_ports(model, tier, path, has_up)
         lower = "spine" if key == "superspine" else "superspine"
+        model, down, up, _reserved = split_broken_out(
+            catalog.switch(tier["model"], path + ".model", tier["nos"]), tier, path, has_up,
+            down_peer=lower_model.ports[lower_up[0]][1], down_what="the %s uplinks" % lower)
         count, each = _fan_out(path + ".count", what + " per plane", lower, tier, lower_up)
         check_speed(path + ".model", "%s uplinks to %s" % (lower, what), [lower_model.ports[p][1] for p in lower_up],
                     [model.ports[p][1] for p in down])

@@ -106,6 +106,15 @@ def size(spec, catalog):
     backend = _backend(spec, catalog, server_model)
     per_unit = backend.downlinks
     if design == "top_of_rack":
+        parents = getattr(backend.leaf_model, "parent", None)
+        broken = [parents[p] for p in backend.leaf_down if parents and parents[p]] if parents else []
+        if broken:
+            # Consecutive leaf ports take a server's NICs in rail order: the halves of one cage would carry
+            # two rails (one failed optic, two rails of a server down).
+            raise SpecError("backend.leaf.downlink_breakout", "%s on a top_of_rack leaf puts rails 0 and 1 of a "
+                            "server on the %d sub-ports of one physical port %s (a port carries one rail): choose "
+                            "a leaf whose ports run at the NICs' %dG, or a rail design" % (
+                                broken[0][4], broken[0][3], broken[0][1], server_model.backend_nics[0]["speed"]))
         # A scalable unit is the servers of one leaf: all their GPUs on it.
         per_unit = backend.downlinks // rails
         if per_unit < 1:

@@ -37,14 +37,18 @@ def _ports(cfg):
     port, interface = {}, {}
     for i in cfg["ethernet_interfaces"]:
         port[i["name"]] = {"admin_status": "up" if i["enabled"] else "down", "description": i["description"],
-                           "lanes": sonic_platform.lanes(cfg["model"], i["name"]),
+                           "lanes": sonic_platform.lanes(cfg["model"], i["name"], i.get("breakout")),
                            "speed": _s(i["speed_gbps"] * 1000), "fec": i["fec"], "mtu": _s(i["mtu"]),
                            "autoneg": "off"}
         for family in ("ipv4", "ipv6"):
             if family in i:
                 interface[i["name"]] = {}
                 interface["%s|%s" % (i["name"], i[family])] = {}
-    return {"PORT": port, "INTERFACE": interface}
+    tables = {"PORT": port, "INTERFACE": interface}
+    if cfg.get("breakouts"):
+        # every cage's mode, as SONiC's dynamic port breakout keeps it (checked against platform.json)
+        tables["BREAKOUT_CFG"] = {name: {"brkout_mode": mode} for name, mode in cfg["breakouts"].items()}
+    return tables
 
 
 def _loopback(cfg):

@@ -38,8 +38,16 @@ def _expand(lanes):
     return ",".join(str(n) for n in range(int(first), int(last or first) + 1))
 
 
-def lanes(model, port):
-    """PORT|lanes: the platform's lanes, or (stand-in models) the lane number in the port's name."""
+def lanes(model, port, breakout=None):
+    """PORT|lanes: the platform's lanes, or (stand-in models) the lane number in the port's name. A
+    sub-port of a broken-out cage (``breakout``: port, sub, of) takes its equal share of the cage's lanes."""
+    if breakout and facts(model).get("lanes") is not None:
+        cage = lanes(model, breakout["port"]).split(",")
+        share = len(cage) // breakout["of"]
+        if share < 1 or len(cage) % breakout["of"]:
+            raise SpecError("models.switches.%s" % model, "%s has %d lanes, which do not split %d ways for %s" % (
+                breakout["port"], len(cage), breakout["of"], breakout["mode"]))
+        return ",".join(cage[breakout["sub"] * share:(breakout["sub"] + 1) * share])
     number = int(port[len("Ethernet"):])
     known = facts(model).get("lanes")
     if known is None:

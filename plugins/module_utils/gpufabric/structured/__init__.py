@@ -8,7 +8,7 @@ from ..day2.spares import shut_failed_ports
 from ..ipam import cidr, fmt
 from .bgp import bgp_config
 from .context import FabricContext
-from .interfaces import ethernet_interfaces
+from .interfaces import breakouts, ethernet_interfaces
 from .management import management_config, services_config
 from .mclag import mclag_config
 from .oob import mgmt_interface, oob_config
@@ -27,6 +27,9 @@ def _base(dev, ctx, network):
         if value is not None:
             out[key] = value
     out["ethernet_interfaces"] = ethernet_interfaces(dev, ctx.plan, network)
+    modes = breakouts(dev)
+    if modes:
+        out["breakouts"] = modes
     return out
 
 

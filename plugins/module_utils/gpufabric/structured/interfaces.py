@@ -29,9 +29,29 @@ def ethernet_interfaces(dev, plan, network):
             entry["ipv6"] = end.ipv6
         cabled[end.port] = entry
     out = []
-    for name, speed, use, _form in dev.model.ports:
-        out.append(cabled.get(name) or {
+    parents = getattr(dev.model, "parent", None) or [None] * len(dev.model.ports)
+    for (name, speed, use, _form), parent in zip(dev.model.ports, parents):
+        entry = cabled.get(name) or {
             "name": name, "description": "unused (%s)" % use, "enabled": False, "peer": None,
             "peer_interface": None, "network": network, "tier": None, "speed_gbps": speed, "fec": fec_for(speed),
-            "mtu": port_mtu(spec, network, False)})
+            "mtu": port_mtu(spec, network, False)}
+        if parent:
+            # a sub-port of a broken-out cage: the cage (physical port), the mode, its place in the cage
+            entry["breakout"] = {"port": parent[1], "mode": parent[4], "sub": parent[2], "of": parent[3]}
+        out.append(entry)
+    return out
+
+
+def breakouts(dev):
+    """{physical port: breakout mode} of every front-panel cage of a switch whose tier breaks ports out
+    (the broken ones' modes, the others' whole-port mode such as 1x800G), or None: no cage is broken out."""
+    model = dev.model
+    if not getattr(model, "modes", None):
+        return None
+    physical = model.physical
+    out = {}
+    for i, (name, speed, _use, _form) in enumerate(physical.ports):
+        mode = model.modes.get(name) or physical.find_mode(i, 1, speed)
+        if mode:
+            out[name] = mode
     return out
