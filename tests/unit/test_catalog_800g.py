@@ -33,6 +33,7 @@ def test_every_z9864f_port_and_sub_port_has_its_lanes_from_the_platform(catalog)
     assert view.modes["Ethernet0"] == "2x400G(8)"
     assert view.cage_of("Ethernet4") == ("Ethernet0", 1, 2, "2x400G(8)")
     assert view.cage_of("Ethernet512") == ("Ethernet512", 0, 1, None)
+    assert view.cage_of("eth0") == ("eth0", 0, 1, None)
 
 
 def test_sn5600_has_64_800g_cages_and_2x400g_breakouts(catalog):

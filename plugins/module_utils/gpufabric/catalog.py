@@ -107,6 +107,7 @@ class PortView:
         self.ports, self.parent, self.modes = [], [], {}
         self.lanes, self.first_lanes, self.breakouts = [], [], []
         self.logical = {}
+        self._index = None
         for i, port in enumerate(model.ports):
             mode = modes.get(i)
             count, speed = parse_mode(mode) if mode else (1, port[1])
@@ -133,11 +134,13 @@ class PortView:
         return [i for i, p in enumerate(self.ports) if p[2] == use]
 
     def cage_of(self, name):
-        """(cage name, sub, count, mode) of port ``name``: the port itself for an unbroken one."""
-        for port, parent in zip(self.ports, self.parent):
-            if port[0] == name:
-                return (parent[1], parent[2], parent[3], parent[4]) if parent else (name, 0, 1, None)
-        raise KeyError(name)
+        """(cage name, sub, count, mode) of port ``name``: the port itself for an unbroken one (and for a
+        port that is not a front-panel port, such as the management port)."""
+        if self._index is None:
+            self._index = {port[0]: i for i, port in enumerate(self.ports)}
+        i = self._index.get(name)
+        parent = None if i is None else self.parent[i]
+        return (parent[1], parent[2], parent[3], parent[4]) if parent else (name, 0, 1, None)
 
 
 class ServerModel:

@@ -89,6 +89,18 @@ _DOCS_FIELDS = {
     }),
     "stock_lengths_m": List("Lengths cables are bought in; estimates round up to the next one.",
                             Num("A length in m.", minimum=0)),
+    "media": List("Cable media by reach, shortest first, replacing the defaults' list whole (DAC to 3 m, AOC to "
+                  "50 m, then SR, DR, FR, LR optics): a cable takes the first whose reach holds its stock length. "
+                  "A hall cabled with single-mode fibre and no AOC lists DAC, DR and FR.",
+                  Section("A media.", {
+                      "name": Str("Name (DAC, AOC, SR, DR, FR, LR, ...): transceiver_codes key it by this.",
+                                  required=True),
+                      "reach_m": Num("Longest stock length it covers, m.", minimum=0, required=True),
+                      "optical": Bool("Fibre (counts toward optical ends).", default=False),
+                      "transceivers": Bool("Pluggable optics at both ends (else the cable is the media: DAC, AOC).",
+                                           default=False),
+                      "cable": Str("Cable item name; `{speed}` is the link speed.", required=True),
+                  }), omit=True),
     "currency": Str("Currency of the prices (USD)."),
     "prices": MapOf("Unit price by bill-of-materials item (a model, a transceiver, a cable with or without "
                     "its length).", Num("A price.", minimum=0)),

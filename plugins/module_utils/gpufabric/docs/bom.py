@@ -3,6 +3,7 @@ type and length; with unit prices from the settings, a cost."""
 import csv
 import io
 
+from ..catalog import parse_mode
 from .markdown import count, money, table
 
 CATEGORIES = ("switches", "servers", "transceivers", "cables")
@@ -51,8 +52,14 @@ def tally(devices, cables, optics):
                 "%s (%s%s)" % (model.description, ", ".join(sorted(roles[model.name])), spare))
     # cables differing only in their ends' devices count as one item: classify each kind once
     kinds = {}
+    broken = {}     # (device, cage): the cables on the sub-ports of one broken-out cage
     for cable in cables:
         link = cable.link
+        sub = optics.sub_port(link.a, link.a_port) or optics.sub_port(link.b, link.b_port)
+        if sub:
+            dev = link.a if optics.sub_port(link.a, link.a_port) else link.b
+            broken.setdefault((dev.name, sub[0]), []).append(cable)
+            continue
         key = (cable.media["name"], link.speed, cable.stock, optics.cage(link.a, link.a_port),
                optics.cage(link.b, link.b_port))
         kind = kinds.get(key)
@@ -62,7 +69,41 @@ def tally(devices, cables, optics):
             kind[0] += 1
     for n, cable in kinds.values():
         add_cable(bom, cable, optics, n)
+    for group in broken.values():
+        add_breakout(bom, group, optics)
     return bom
+
+
+def add_breakout(bom, group, optics):
+    """The cables of one broken-out cage: with pluggable optics, one twin-port transceiver in the cage,
+    a patch cable and a far-end optic per link; without (DAC, AOC), one breakout cable for the cage."""
+    first = group[0]
+    link = first.link
+    upper = optics.sub_port(link.a, link.a_port) is not None
+    dev, port = (link.a, link.a_port) if upper else (link.b, link.b_port)
+    cage_name, mode, dummy = optics.sub_port(dev, port)
+    stock = max(c.stock for c in group)
+    media = max((c for c in group), key=lambda c: c.stock).media
+    if media.get("transceivers"):
+        twin = optics.twin_name(mode, media["name"])
+        ff = optics.cage(dev, port)
+        full = "%s %s" % (twin, ff) if ff else twin
+        subs, speed = parse_mode(mode)
+        bom.add("transceivers", full, (full, twin), (-subs * speed, full),
+                "%s, %s" % (media["name"], mode), 1)
+        for cable in group:
+            family, name = _cable_item(cable)
+            bom.add("cables", name, (name, family), (family, cable.stock), cable.media["name"])
+            far = (cable.link.b, cable.link.b_port) if upper else (cable.link.a, cable.link.a_port)
+            optic = optics.type_name(cable)
+            cage = optics.cage(*far)
+            full = "%s %s" % (optic, cage) if cage else optic
+            bom.add("transceivers", full, (full, optic), (-cable.link.speed, full), cable.media["name"])
+        return
+    subs, speed = parse_mode(mode)
+    family = "%s breakout %dG to %s" % (media["name"], subs * speed, mode.split("(")[0])
+    name = "%s %g m" % (family, stock)
+    bom.add("cables", name, (name, family), (family, stock), "%s, one per physical port" % media["name"])
 
 
 def add_cable(bom, cable, optics, n=1):
@@ -126,9 +167,12 @@ def render_bom(plan, cables, optics, settings):
     for category in CATEGORIES:
         lines += ["## %s" % category.capitalize(), "", table(header, _priced_rows(bom, category, pricing)), ""]
         if category == "transceivers":
+            ends = bom.total(category) + 2 * aoc
             lines += ["Pluggable transceivers: %s. AOC cables: %s, with %s optical ends built in (ordered as cables). "
-                      "Optical ends in all: %s, two for each of the %s optical cables." % (
-                          count(bom.total(category)), count(aoc), count(2 * aoc), count(bom.total(category) + 2 * aoc),
+                      "Optical ends in all: %s, %s the %s optical cables." % (
+                          count(bom.total(category)), count(aoc), count(2 * aoc), count(ends),
+                          "two for each of" if ends == 2 * optical else
+                          "fewer than two for each of (a twin-port optic in a broken-out switch port ends two of)",
                           count(optical)), ""]
     total, unpriced = pricing.cost(bom)
     lines += ["## Totals", "", table(("Category", "Items"), [(c, count(bom.total(c))) for c in CATEGORIES]), ""]

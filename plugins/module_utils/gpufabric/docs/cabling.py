@@ -76,6 +76,7 @@ class Optics:
 
     def __init__(self, settings):
         self.codes = settings["transceiver_codes"]
+        self.twin_codes = settings.get("twin_port_codes") or {}
         self.nic_ff = settings["nic_form_factors"]
         self._cages = {}
 
@@ -85,10 +86,26 @@ class Optics:
         speed, name = cable.link.speed, cable.media["name"]
         return self.codes.get(speed, {}).get(name) or "%dG-%s" % (speed, name)
 
+    def twin_name(self, mode, media):
+        """The one transceiver of a broken-out cage (a twin-port optic for 2x400G): by mode and media."""
+        plain = mode.split("(")[0]
+        return self.twin_codes.get(plain, {}).get(media) or "%s-%s twin-port" % (plain, media)
+
+    @staticmethod
+    def sub_port(dev, port):
+        """(cage name, mode, sub-ports in the cage) when ``port`` is a sub-port of a broken-out cage, else None."""
+        parents = getattr(dev.model, "parent", None)
+        if not parents or dev.role in ("gpu_server", "backend_host"):
+            return None
+        cage = dev.model.cage_of(port)
+        return None if cage[3] is None else (cage[0], cage[3], cage[2])
+
     def cage(self, dev, port):
         """Form factor of a switch port from the catalog; of a server port from nic_form_factors."""
         model = dev.model
-        cages = self._cages.get(model.name)
+        # a tier's broken-out view and the plain model share a name, not their port names
+        key = model.name if getattr(model, "parent", None) is None else (model.name, id(model))
+        cages = self._cages.get(key)
         if cages is None:
             if dev.role in ("gpu_server", "backend_host"):
                 ff = self.nic_ff.get(model.name, {})
@@ -96,8 +113,13 @@ class Optics:
                 cages.update((p["name"], ff.get("frontend", "")) for p in model.frontend_ports)
             else:
                 cages = {p[0]: p[3] for p in model.ports}
-            self._cages[model.name] = cages
+            self._cages[key] = cages
         return cages.get(port, "")
+
+    def end_type(self, cable, dev, port, name):
+        """The optic at one end: ``name``, or the twin-port optic of a broken-out cage that end is a half of."""
+        sub = self.sub_port(dev, port)
+        return self.twin_name(sub[1], cable.media["name"]) if sub else name
 
     def ends(self, cable):
         """[(type, cage) at end A, at end B], or [] without pluggable optics."""
@@ -105,7 +127,8 @@ class Optics:
         if not name:
             return []
         link = cable.link
-        return [(name, self.cage(link.a, link.a_port)), (name, self.cage(link.b, link.b_port))]
+        return [(self.end_type(cable, link.a, link.a_port, name), self.cage(link.a, link.a_port)),
+                (self.end_type(cable, link.b, link.b_port, name), self.cage(link.b, link.b_port))]
 
 
 def _label(cid, far, far_port):

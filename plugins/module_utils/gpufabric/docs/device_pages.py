@@ -63,11 +63,31 @@ def _bgp(dev, texts):
     return rows
 
 
+def _breakouts(dev):
+    """Rows of the physical ports broken out on this switch: port, mode, its sub-ports and their peers."""
+    model = dev.model
+    if not getattr(model, "modes", None):
+        return []
+    peers = {end.port: end.peer.name for end in dev.ends()}
+    rows = []
+    for i, (name, _speed, _use, _form) in enumerate(model.physical.ports):
+        mode = model.modes.get(name)
+        if mode:
+            subs = [model.ports[j][0] for j in model.logical[i]]
+            rows.append((name, mode, ", ".join(subs), ", ".join(peers.get(sub, "-") for sub in subs)))
+    return rows
+
+
 def render_page(dev, texts, has_pods=False, qos_profile=""):
     ports = _interfaces(dev, texts)
     lines = ["# %s" % dev.name, "", table(("", ""), _facts(dev, has_pods)), "", "## Interfaces", "",
              table(("Port", "Network", "Speed", "Peer", "Peer port", "Address", "Peer address", "Cable", "Media"),
                    ports), ""]
+    broken = _breakouts(dev)
+    if broken:
+        lines += ["## Breakouts", "", "Physical ports split into sub-ports: one transceiver (twin-port optic) or "
+                  "one breakout cable per physical port.", "",
+                  table(("Physical port", "Mode", "Sub-ports", "Peers"), broken), ""]
     if dev.asn is not None:
         bgp = _bgp(dev, texts)
         lines += ["## BGP neighbours", "", table(("Peer", "Peer ASN", "Peer address", "Local address", "Interface"),
