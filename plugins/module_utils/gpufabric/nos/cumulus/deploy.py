@@ -1,0 +1,182 @@
+"""Deploy one Cumulus Linux switch's startup.yaml through the NVUE REST API, as NVIDIA documents the flow
+(user guide, "NVUE API"): create a revision, PATCH the change into it, apply it answering NVUE's prompt,
+poll its state until it ends (bounded), save it (`nv config save`), and put the previous configuration
+back whenever anything after the first change fails.
+
+The change sent is the JSON merge patch from the switch's applied configuration (``rev=applied``,
+``filled=false``) to the target: what the target sets is set, what the switch has and the target does not
+is unset with ``null`` — except under the kept paths (user accounts, the API's own settings, ...), which
+the build does not render and a deploy must not take from the switch. The same comparison is the
+``--check --diff`` output. Rollback replaces the whole configuration with the one read before the change
+(the guide's "Replace an Entire Configuration"), so it restores exactly what ran, kept paths included.
+"""
+import re
+
+from .nvue_client import APPLIED, FAILED, NvueError, issue_text, merge
+
+# Paths a deploy never unsets when the target lacks them: the switch's accounts, the API the deploy talks
+# through, its certificates and NVUE's own config settings.
+DEFAULT_KEEP = ("system.aaa", "system.api", "system.security", "system.config")
+_RELEASE = re.compile(r"(\d+\.\d+)")
+
+
+class DeployError(Exception):
+    """A deploy that did not go through; the message names the switch, NVUE's words and what now runs."""
+
+
+def load_documents(text):
+    """A startup.yaml's documents, YAML 1.2 booleans (NVUE's on/off stay strings) where the schema gate is here."""
+    try:
+        from .schema import load_startup
+    except ImportError:
+        import yaml
+
+        return yaml.safe_load(text)
+    return load_startup(text)
+
+
+def target_of(documents, hostname):
+    """(header, configuration) of a startup.yaml: its `- set:` documents merged in order."""
+    if not isinstance(documents, list):
+        raise DeployError("%s: startup.yaml is a list of `- header:` / `- set:` documents" % hostname)
+    header, config = {}, {}
+    for n, doc in enumerate(documents):
+        if not isinstance(doc, dict) or len(doc) != 1 or next(iter(doc)) not in ("header", "set"):
+            raise DeployError("%s: startup.yaml document %d: one key, header or set, expected" % (hostname, n + 1))
+        (kind, body), = doc.items()
+        if kind == "header":
+            header = body or {}
+        else:
+            config = merge(config, body or {})
+    return header, config
+
+
+def release_of(header):
+    """"5.14" from the header's ``version: Cumulus Linux 5.14.0``, else None."""
+    match = _RELEASE.search(str((header or {}).get("version", "")))
+    return match.group(1) if match else None
+
+
+def merge_patch(before, after):
+    """The JSON merge patch (RFC 7386, NVUE's PATCH semantics) turning ``before`` into ``after``; None when equal."""
+    if before == after:
+        return None
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return after
+    patch = {key: None for key in before if key not in after}
+    for key, value in after.items():
+        if key not in before:
+            patch[key] = value
+        else:
+            sub = merge_patch(before[key], value)
+            if sub is not None:
+                patch[key] = sub
+    return patch or None
+
+
+def _get(tree, keys):
+    for key in keys:
+        if not isinstance(tree, dict) or key not in tree:
+            return None
+        tree = tree[key]
+    return tree
+
+
+def with_kept(target, applied, keep):
+    """``target`` plus whatever the switch has under the kept paths and the target does not set."""
+    import copy
+
+    out = copy.deepcopy(target)
+    for path in keep:
+        keys = path.split(".")
+        have = _get(applied, keys)
+        if have is None or _get(out, keys) is not None:
+            continue
+        node = out
+        for key in keys[:-1]:
+            node = node.setdefault(key, {})
+            if not isinstance(node, dict):
+                break
+        else:
+            node[keys[-1]] = copy.deepcopy(have)
+    return out
+
+
+def yaml_text(config):
+    import yaml
+
+    return yaml.safe_dump([{"set": config}] if config else [], sort_keys=True, default_flow_style=False)
+
+
+def _rollback(client, snapshot, timeout, poll, save):
+    """Put ``snapshot`` back as the applied (and saved) configuration; returns the rollback's revision."""
+    rev = client.create_revision()
+    client.replace(rev, snapshot)
+    view = client.apply(rev, timeout, poll)
+    if view.get("state") not in APPLIED:
+        raise NvueError("%s: rollback revision %s ended %s: %s" % (client.hostname, rev, view.get("state"), issue_text(view)))
+    if client.config("applied") != snapshot:
+        raise NvueError("%s: rollback revision %s applied but the configuration differs from the one before"
+                        % (client.hostname, rev))
+    if save:
+        client.save()
+    return rev
+
+
+def _wait_for(read, want, timeout, poll):
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        if read() == want:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(poll)
+
+
+def deploy(client, target, check=False, keep=DEFAULT_KEEP, timeout=180.0, poll=2.0, save=True):
+    """Bring the switch behind ``client`` to ``target`` (a configuration: the merged `set` documents).
+    Returns a dict: changed, revision, diff (before/after YAML). Raises DeployError with the whole story."""
+    host = client.hostname
+    applied = client.config("applied")
+    desired = with_kept(target, applied, keep)
+    patch = merge_patch(applied, desired)
+    result = {"changed": patch is not None, "diff": {"before": yaml_text(applied), "after": yaml_text(desired),
+                                                     "before_header": "%s (NVUE applied)" % host,
+                                                     "after_header": "%s (build)" % host}}
+    if patch is None or check:
+        return result
+    rev = client.create_revision()
+    result["revision"] = rev
+    try:
+        client.patch(rev, patch)
+    except NvueError as exc:
+        try:
+            client.delete_revision(rev)
+        except NvueError:
+            pass  # an unused pending revision changes nothing; the refusal is what the operator needs
+        raise DeployError("%s; revision %s was not applied, the previous configuration is still running"
+                          % (exc, rev)) from None
+    problem = None
+    view = client.apply(rev, timeout, poll)
+    state = view.get("state")
+    if state not in APPLIED:
+        how = "did not end within %ss (state %s)" % (timeout, state) if state not in FAILED else state
+        problem = "NVUE revision %s %s: %s" % (rev, how, issue_text(view))
+    elif client.config("applied") != desired:
+        problem = "NVUE revision %s is applied but the applied configuration differs from the target" % rev
+    elif save:
+        client.save()
+        if not _wait_for(lambda: client.config("startup"), desired, timeout, poll):
+            problem = "NVUE revision %s is applied but the startup configuration did not follow (nv config save)" % rev
+    if problem is None:
+        return result
+    if client.config("applied") == applied:
+        raise DeployError("%s: %s; the previous configuration is still applied" % (host, problem))
+    try:
+        back = _rollback(client, applied, timeout, poll, save)
+    except NvueError as exc:
+        raise DeployError("%s: %s; ROLLBACK FAILED: %s" % (host, problem, exc)) from None
+    raise DeployError("%s: %s; rolled back to the previous configuration (revision %s)" % (host, problem, back))
+

@@ -1,0 +1,281 @@
+"""The NVUE REST API stand-in (nos/cumulus/twin/nvue_api.py) and the deploy flow over it
+(nos/cumulus/deploy.py, nvue_client.py), on a real HTTPS server on loopback: what NVIDIA's guide says the
+API does, and a deploy that either takes effect whole or leaves the previous configuration running."""
+import copy
+import json
+import ssl
+import urllib.error
+import urllib.request
+
+import pytest
+import yaml
+
+from gpufabric.nos.cumulus import deploy as cumulus_deploy
+from gpufabric.nos.cumulus.nvue_client import NvueClient, NvueError
+from gpufabric.nos.cumulus.twin import nvue_api
+
+USER, PASSWORD = "automation", "s3cret-Pw!"
+BASE = {"system": {"hostname": "leaf01", "aaa": {"user": {USER: {"role": "system-admin"}}}},
+        "interface": {"lo": {"type": "loopback", "ip": {"address": {"10.32.0.1/32": {}}}}}}
+TARGET = {"system": {"hostname": "leaf01"},
+          "interface": {"lo": {"type": "loopback", "ip": {"address": {"10.32.0.4/32": {}}}},
+                        "swp1": {"type": "swp", "description": "gpu0001 ens4np0",
+                                 "link": {"mtu": 9216, "state": {"up": {}}},
+                                 "ip": {"address": {"10.0.0.12/31": {}}}}},
+          "router": {"bgp": {"enable": "on", "autonomous-system": 64517, "router-id": "10.32.0.4"}}}
+
+
+def strict_validator(hostname, config):
+    """A validator standing in for the object model where the test needs a precise refusal: MTU is an integer
+    552..9216 (NVIDIA's type of interface.<id>.link.mtu)."""
+    out = nvue_api.schema_validator()(hostname, config)
+    for name, iface in (config.get("interface") or {}).items():
+        mtu = (iface.get("link") or {}).get("mtu")
+        if mtu is not None and not (isinstance(mtu, int) and 552 <= mtu <= 9216):
+            out.append("%s: revision set.interface.%s.link.mtu = %s: NVUE field 'mtu' is integer 552..9216"
+                       % (hostname, name, json.dumps(mtu)))
+    return out
+
+
+@pytest.fixture(scope="module")
+def certs(tmp_path_factory):
+    return nvue_api.self_signed_certificate(str(tmp_path_factory.mktemp("certs")))
+
+
+@pytest.fixture
+def standin(certs, tmp_path):
+    servers = []
+
+    def start(switch_class=nvue_api.NvueSwitch, **kwargs):
+        kwargs.setdefault("validator", strict_validator)
+        kwargs.setdefault("apply_seconds", 0.05)
+        kwargs.setdefault("startup_path", str(tmp_path / "startup.yaml"))
+        switch = switch_class("leaf01", {USER: PASSWORD}, **kwargs)
+        switch.applied = copy.deepcopy(BASE)
+        switch.startup = copy.deepcopy(BASE)
+        server = nvue_api.NvueApiServer(switch, *certs).start()
+        servers.append(server)
+        return switch, server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+def client(server, certs, password=PASSWORD, **kwargs):
+    kwargs.setdefault("ca_path", certs[0])
+    return NvueClient("leaf01", "127.0.0.1", USER, password, port=server.port, timeout=5, **kwargs)
+
+
+def raw(server, certs, method, path, body=None, auth=(USER, PASSWORD)):
+    """One request as curl would send it; returns (status, JSON body or None)."""
+    import base64
+
+    req = urllib.request.Request(server.url + path, method=method,
+                                 data=None if body is None else json.dumps(body).encode())
+    if auth:
+        req.add_header("Authorization", "Basic " + base64.b64encode(("%s:%s" % auth).encode()).decode())
+    req.add_header("Content-Type", "application/json")
+    context = ssl.create_default_context(cafile=certs[0])
+    try:
+        with urllib.request.urlopen(req, context=context, timeout=5) as resp:
+            data = resp.read()
+            return resp.status, json.loads(data) if data else None
+    except urllib.error.HTTPError as exc:
+        data = exc.read()
+        return exc.code, json.loads(data) if data else None
+
+
+def test_credentials_are_checked_on_every_request(standin, certs):
+    _switch, server = standin()
+    assert raw(server, certs, "GET", "/?rev=applied", auth=None)[0] == 401
+    status, body = raw(server, certs, "POST", "/revision", auth=(USER, "wrong"))
+    assert status == 401 and body["title"] == "Unauthorized"
+    with pytest.raises(NvueError, match=r"leaf01: NVUE API refused the credentials of user 'automation' \(401"):
+        client(server, certs, password="wrong").config()
+
+
+def test_revision_lifecycle_as_the_guide_shows_it(standin, certs):
+    switch, server = standin()
+    status, created = raw(server, certs, "POST", "/revision")
+    assert status == 200 and created == {"1": {"state": "pending", "transition": {"issue": {}, "progress": ""}}}
+    assert raw(server, certs, "PATCH", "/interface/lo/ip/address?rev=1", {"99.99.99.99/32": {}}) == \
+        (200, {"99.99.99.99/32": {}})
+    # the change is in the revision, not applied yet
+    assert "99.99.99.99/32" in raw(server, certs, "GET", "/interface/lo/ip/address?rev=1")[1]
+    assert "99.99.99.99/32" not in raw(server, certs, "GET", "/interface/lo/ip/address?rev=applied")[1]
+    status, view = raw(server, certs, "PATCH", "/revision/1", {"state": "apply", "auto-prompt": {"ays": "ays_yes"}})
+    assert status == 200 and view["state"] == "apply"
+    view = client(server, certs).revision("1")  # polled as the guide's script does
+    for _ in range(100):
+        if view["state"] == "applied":
+            break
+        view = client(server, certs).revision("1")
+    assert view["state"] == "applied"
+    assert raw(server, certs, "GET", "/interface/lo/ip/address?rev=applied")[1] == \
+        {"10.32.0.1/32": {}, "99.99.99.99/32": {}}
+    # an applied revision is history: it takes no more changes
+    status, body = raw(server, certs, "PATCH", "/?rev=1", {"system": {"hostname": "x"}})
+    assert status == 400 and "only a pending revision" in body["detail"]
+    assert switch.applied_id == "1"
+
+
+def test_a_patch_outside_the_object_model_is_400_naming_the_path_and_changes_nothing(standin, certs):
+    switch, server = standin()
+    rev = client(server, certs).create_revision()
+    status, body = raw(server, certs, "PATCH", "/?rev=%s" % rev, {"interface": {"swp1": {"link": {"mtu": "9216"}}}})
+    assert status == 400
+    assert "set.interface.swp1.link.mtu" in body["detail"] and "integer 552..9216" in body["detail"]
+    status, body = raw(server, certs, "PATCH", "/?rev=%s" % rev, {"routing": {}})
+    assert status == 400 and "set.routing" in body["detail"]
+    assert switch.config_of(rev) == BASE      # the revision kept what it had
+    status, body = raw(server, certs, "PATCH", "/?rev=applied", {"system": {"hostname": "x"}})
+    assert status == 400 and "pending revision is required" in body["detail"]
+
+
+def test_an_invalid_dependency_fails_the_apply_and_the_previous_revision_stays(standin, certs):
+    switch, server = standin()
+    nvue = client(server, certs)
+    rev = nvue.create_revision()
+    nvue.patch(rev, {"router": {"bgp": {"enable": "on", "autonomous-system": 65999}}})
+    view = nvue.apply(rev, timeout=5, poll=0.02)
+    assert view["state"] == "invalid"
+    issue = view["transition"]["issue"]["0"]
+    assert issue["code"] == "config_invalid" and issue["data"]["location"] == "router.bgp.enable"
+    assert nvue.config("applied") == BASE and switch.applied_id is None
+
+
+def test_the_first_apply_prompts_and_fails_without_ays_yes(standin, certs):
+    _switch, server = standin()
+    rev = client(server, certs).create_revision()
+    assert raw(server, certs, "PATCH", "/revision/%s" % rev, {"state": "apply"})[0] == 200
+    view = client(server, certs).revision(rev)
+    for _ in range(100):
+        if view["state"] != "apply":
+            break
+        view = client(server, certs).revision(rev)
+    assert view["state"] == "ays_fail" and view["transition"]["issue"]["0"]["code"] == "client_timeout"
+    status, body = raw(server, certs, "PATCH", "/revision/%s" % rev, {"state": "apply", "confirm": 60})
+    assert status == 400 and "unknown key(s) confirm" in body["detail"]
+
+
+def test_save_writes_the_startup_file_the_switch_boots_from(standin, certs, tmp_path):
+    _switch, server = standin()
+    nvue = client(server, certs)
+    rev = nvue.create_revision()
+    nvue.patch(rev, {"system": {"hostname": "leaf01-new"}})
+    assert nvue.apply(rev, timeout=5, poll=0.02)["state"] == "applied"
+    assert nvue.config("startup")["system"]["hostname"] == "leaf01"
+    nvue.save()
+    assert nvue.config("startup")["system"]["hostname"] == "leaf01-new"
+    docs = yaml.safe_load((tmp_path / "startup.yaml").read_text())
+    assert docs[0]["header"]["nvue-api-version"] == "nvue_v1" and docs[1]["set"]["system"]["hostname"] == "leaf01-new"
+    rebooted = nvue_api.NvueSwitch("leaf01", {USER: PASSWORD}, startup_path=str(tmp_path / "startup.yaml"))
+    assert rebooted.config_of("applied")["system"]["hostname"] == "leaf01-new"
+
+
+def test_certificate_checking(standin, certs):
+    _switch, server = standin()
+    with pytest.raises(NvueError, match="certificate of https://127.0.0.1:%d/nvue_v1 is not trusted.*cumulus_deploy_ca_path"
+                       % server.port):
+        client(server, certs, ca_path=None).config()
+    assert client(server, certs, ca_path=None, validate_certs=False).config() == BASE
+    assert client(server, certs).config() == BASE
+
+
+def test_unreachable_api_names_the_switch(certs):
+    nvue = NvueClient("leaf09", "127.0.0.1", USER, PASSWORD, port=1, timeout=2, ca_path=certs[0])
+    with pytest.raises(NvueError, match=r"^leaf09: NVUE API at https://127.0.0.1:1/nvue_v1 unreachable"):
+        nvue.config()
+
+
+# --- the deploy flow ---------------------------------------------------------------------------------
+
+
+def test_deploy_applies_saves_keeps_accounts_and_is_idempotent(standin, certs):
+    switch, server = standin()
+    nvue = client(server, certs)
+    checked = cumulus_deploy.deploy(nvue, TARGET, check=True, poll=0.02)
+    assert checked["changed"] and "10.32.0.4/32" in checked["diff"]["after"] and "10.32.0.1/32" in checked["diff"]["before"]
+    assert switch.applied == BASE and not switch.revisions       # check mode sends nothing
+    done = cumulus_deploy.deploy(nvue, TARGET, poll=0.02)
+    assert done["changed"] and switch.applied_id == done["revision"]
+    want = copy.deepcopy(TARGET)
+    want["system"]["aaa"] = BASE["system"]["aaa"]                # the account the deploy logs in with stays
+    assert nvue.config("applied") == want and nvue.config("startup") == want
+    again = cumulus_deploy.deploy(nvue, TARGET, poll=0.02)
+    assert not again["changed"] and "revision" not in again
+
+
+def test_a_refused_change_leaves_the_previous_configuration(standin, certs):
+    switch, server = standin()
+    nvue = client(server, certs)
+    cumulus_deploy.deploy(nvue, TARGET, poll=0.02)
+    before = nvue.config("applied")
+    bad = copy.deepcopy(TARGET)
+    bad["interface"]["swp1"]["link"]["mtu"] = 99999
+    with pytest.raises(cumulus_deploy.DeployError) as exc:
+        cumulus_deploy.deploy(nvue, bad, poll=0.02)
+    text = str(exc.value)
+    assert text.startswith("leaf01: NVUE API PATCH /?rev=2: 400")
+    assert "set.interface.swp1.link.mtu" in text and "previous configuration is still running" in text
+    assert nvue.config("applied") == before and "2" not in switch.revisions   # the refused revision was removed
+    no_router_id = copy.deepcopy(TARGET)
+    del no_router_id["router"]["bgp"]["router-id"]
+    with pytest.raises(cumulus_deploy.DeployError, match=r"revision 3 invalid: Config invalid at router.bgp.enable: "
+                       r"BGP requires router-id.*previous configuration is still applied"):
+        cumulus_deploy.deploy(nvue, no_router_id, poll=0.02)
+    assert nvue.config("applied") == before
+
+
+def test_an_apply_the_switch_cannot_take_fails_and_the_previous_stays(standin, certs):
+    def applier(config, previous):
+        if "swp1" in config.get("interface", {}):
+            raise nvue_api.ApplyError("swp1: no such port on this switch")
+
+    switch, server = standin(applier=applier)
+    nvue = client(server, certs)
+    with pytest.raises(cumulus_deploy.DeployError, match=r"apply_fail: swp1: no such port.*previous configuration is still applied"):
+        cumulus_deploy.deploy(nvue, TARGET, poll=0.02)
+    assert nvue.config("applied") == BASE and switch.applied_id is None
+
+
+class DriftingSwitch(nvue_api.NvueSwitch):
+    """A switch whose applied configuration ends up other than the revision asked for (after its first apply)."""
+
+    def _apply(self, revision, answer):
+        super()._apply(revision, answer)
+        with self.lock:
+            if revision.state == "applied" and revision.id == "1":
+                self.applied["system"]["hostname"] = "renamed-by-something"
+
+
+def test_an_apply_that_does_not_take_the_target_is_rolled_back(standin, certs):
+    switch, server = standin(switch_class=DriftingSwitch)
+    nvue = client(server, certs)
+    with pytest.raises(cumulus_deploy.DeployError, match=r"^leaf01: NVUE revision 1 is applied but the applied "
+                       r"configuration differs from the target; rolled back to the previous configuration \(revision 2\)"):
+        cumulus_deploy.deploy(nvue, TARGET, poll=0.02)
+    assert nvue.config("applied") == BASE and switch.applied_id == "2"
+    assert nvue.config("startup") == BASE
+
+
+def test_merge_patch_is_what_nvue_merges():
+    before = {"a": {"b": 1, "c": {"d": {}}}, "e": {"f": {}}}
+    after = {"a": {"b": 2, "c": {"g": {}}}, "h": "on"}
+    patch = cumulus_deploy.merge_patch(before, after)
+    assert patch == {"a": {"b": 2, "c": {"d": None, "g": {}}}, "e": None, "h": "on"}
+    from gpufabric.nos.cumulus.nvue_client import merge
+
+    assert merge(before, patch) == after
+    assert cumulus_deploy.merge_patch(after, after) is None
+
+
+def test_target_of_a_startup_file():
+    docs = cumulus_deploy.load_documents("- header:\n    version: Cumulus Linux 5.14.0\n- set:\n    system:\n"
+                                         "      hostname: a\n- set:\n    router:\n      bgp:\n        enable: 'on'\n")
+    header, config = cumulus_deploy.target_of(docs, "a")
+    assert cumulus_deploy.release_of(header) == "5.14"
+    assert config == {"system": {"hostname": "a"}, "router": {"bgp": {"enable": "on"}}}
+    with pytest.raises(cumulus_deploy.DeployError, match="a: startup.yaml document 1: one key"):
+        cumulus_deploy.target_of([{"unset": {}}], "a")
