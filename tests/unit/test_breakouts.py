@@ -75,11 +75,12 @@ def test_a_leaf_uplink_breakout_breaks_the_spine_downlinks_to_meet_it():
 @pytest.mark.parametrize("change, key, words", [
     (lambda s: s["backend"]["leaf"].update(downlink_breakout="3x200G"), "backend.leaf.downlink_breakout",
      ["'3x200G'", "Z9864F-ON", "2x400G(8)", "use one of them"]),
-    (lambda s: s["servers"].update(model="XE9780") or s["backend"]["leaf"].update(model="Z9664F-ON"),
+    (lambda s: s["servers"].update(model="XE9780", per_rack=2) or s["backend"]["leaf"].update(model="Z9664F-ON"),
      "backend.leaf.model", ["800G", "faster", "Z9664F-ON's 400G"]),
     (lambda s: s["backend"]["leaf"].update(downlinks=63), "backend.leaf.downlinks",
      ["63", "2x400G(8)", "62 or 64"]),
     (lambda s: s["backend"].update(design="top_of_rack", spine={"model": "Z9864F-ON"}) or
+     s["servers"].update(per_rack=2) or
      s["backend"]["leaf"].update(downlinks=32, uplinks=16), "backend.leaf.downlink_breakout",
      ["rails 0 and 1", "one physical port Ethernet0", "rail design"]),
 ])

@@ -219,7 +219,8 @@ SPEC = Section("The cluster spec.", {
         "model": Str("Server model from the hardware catalog or `models.servers`.", default="XE9680"),
         "count": Int("Number of servers. Growing it adds servers at the end and renumbers nothing.",
                      minimum=1, required=True),
-        "per_rack": Int("Servers per rack (power and cooling decide this: about 10 kW per XE9680).",
+        "per_rack": Int("Servers per rack: checked against the rack's usable units and power budget (`racks`), "
+                        "about 10 kW and 6U per XE9680.",
                         minimum=1, default=4),
         "spares_per_unit": Int("Hot spares per scalable unit: the last N server positions of every unit are "
                                "reserved for spares, cabled and addressed like the others (they share the unit's "
@@ -327,6 +328,16 @@ SPEC = Section("The cluster spec.", {
                           "the spare; the spare keeps its own position and addresses.",
                           Str("A spare server's hostname (a position of servers.spares_per_unit).")),
     }),
+    "racks": Section("What one rack holds: its height and power budget. A server rack holds `servers.per_rack` "
+                     "servers, its OOB switches and (top_of_rack) its leaf; the plan is refused when they need more "
+                     "units or power than the rack has (the model's `rack_units` and `power_max_w`), and the summary "
+                     "shows kW per rack and in all. Unset: a 42U rack with a 45 kW budget.", {
+                         "units": Int("Rack height, U.", minimum=1, default=42),
+                         "reserved_units": Int("Units kept free of devices (patch panels, cable managers, PDUs "
+                                               "mounted in U).", minimum=0, default=0),
+                         "power_kw": Num("Power budget of one rack, kW (what its PDUs and cooling deliver).",
+                                         minimum=0, default=45),
+                     }, omit=True),
     "layout": Section("Physical layout: rows and racks.", {
         "switches_per_rack": Int("Switches per network rack (core and pod spine racks).", minimum=1, default=16),
     }),

@@ -49,6 +49,9 @@ def summarize(plan):
         "backend": backend,
         "racks": len(plan.racks),
     }
+    if plan.spec.get("racks"):   # only then, so a spec without it summarizes as before
+        from .plan.racks import rack_power
+        out["rack_power"] = rack_power(plan)
     spares = sum(1 for d in plan.servers if d.spare)
     if spares:   # only then, so a spec without spares summarizes as before
         out["hot_spares"] = {"servers": spares, "per_scalable_unit": plan.spec["servers"]["spares_per_unit"],
@@ -124,6 +127,8 @@ def render_text(summary):
     ]
     if b.get("spine_sizing"):
         lines.append("backend spines: " + b["spine_sizing"])
+    if "rack_power" in summary:
+        lines.append(rack_power_text(summary["rack_power"]))
     if "frontend" in summary:
         f = summary["frontend"]
         lines.append("frontend: %s, %d tier(s), %d leaf pair(s) of %d servers, oversubscription %s" % (
@@ -132,3 +137,12 @@ def render_text(summary):
         if f.get("spine_sizing"):
             lines.append("frontend spines: " + f["spine_sizing"])
     return "\n".join(lines)
+
+
+def rack_power_text(p):
+    """One line: racks, kW per rack by kind, kW in all."""
+    kinds = "; ".join("%d %s rack(s) up to %dU and %.1f kW" % (v["racks"], kind, v["max_units"], v["max_kw_per_rack"])
+                      for kind, v in p["by_kind"].items())
+    missing = " (no power figure: %s)" % ", ".join(p["without_power_figures"]) if p["without_power_figures"] else ""
+    return "racks: %d of %dU (%dU usable), %g kW budget each: %s; %.1f kW in all%s" % (
+        p["racks"], p["rack_units"], p["usable_units"], p["budget_kw"], kinds, p["kw_total"], missing)

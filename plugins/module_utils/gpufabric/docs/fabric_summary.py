@@ -38,6 +38,9 @@ def render_summary(plan, cables, settings):
     ]
     if b.get("spine_sizing"):
         facts.append(("Spines", b["spine_sizing"]))
+    if "rack_power" in s:
+        from ..summary import rack_power_text
+        facts.append(("Rack power", rack_power_text(s["rack_power"])[len("racks: "):]))
     if "hot_spares" in s:
         h = s["hot_spares"]
         swaps = ", ".join("%s replaced by %s" % kv for kv in h["replacing"].items())

@@ -7,6 +7,7 @@ from typing import NamedTuple, Optional
 
 from ..errors import SpecError
 from .clos import Clos, ceil_div
+from .racks import check_server_rack
 
 
 class HostGroup(NamedTuple):
@@ -103,6 +104,20 @@ def size(spec, catalog):
     server_model = catalog.server(spec["servers"]["model"], "servers.model")
     rails, servers = server_model.gpus, spec["servers"]["count"]
     design = spec["backend"]["design"]
+    oob_model = catalog.switch(spec["oob"]["switch"]["model"], "oob.switch.model", spec["oob"]["switch"]["nos"])
+    access = tuple(oob_model.usable("down") + oob_model.usable("any"))
+    if not access:
+        raise SpecError("oob.switch.model", "%s has no access ports (groups with use down or any)" % oob_model.name)
+    per_rack = spec["layout"]["switches_per_rack"]
+    # A server rack holds two OOB ends per server (BMC, host port); a network rack one per switch.
+    # (top_of_rack: the leaf in a server rack takes the position after its servers').
+    ends = 2 * spec["servers"]["per_rack"] + (2 if design == "top_of_rack" else 0)
+    oob_per_rack = ceil_div(max(ends, per_rack), len(access))
+    # Rack physics first: a rack nobody can build is refused before any port is counted.
+    be_leaf = spec["backend"]["leaf"]
+    tor_leaf = catalog.switch(be_leaf["model"], "backend.leaf.model", be_leaf["nos"]) if design == "top_of_rack" else None
+    others = [(oob_model, oob_per_rack)] + ([(tor_leaf, 1)] if tor_leaf else [])
+    check_server_rack(spec, server_model, others)
     backend = _backend(spec, catalog, server_model)
     per_unit = backend.downlinks
     if design == "top_of_rack":
@@ -152,15 +167,6 @@ def size(spec, catalog):
         fe_pods = 1 if frontend.tiers < 3 else frontend.pods_for(2 * pairs)
         per_fe_pod = frontend.leaves_per_pod // 2 * per_pair
 
-    oob_model = catalog.switch(spec["oob"]["switch"]["model"], "oob.switch.model", spec["oob"]["switch"]["nos"])
-    access = tuple(oob_model.usable("down") + oob_model.usable("any"))
-    if not access:
-        raise SpecError("oob.switch.model", "%s has no access ports (groups with use down or any)" % oob_model.name)
-    per_rack = spec["layout"]["switches_per_rack"]
-    # A server rack holds two OOB ends per server (BMC, host port); a network rack one per switch.
-    # (top_of_rack: the leaf in a server rack takes the position after its servers').
-    ends = 2 * spec["servers"]["per_rack"] + (2 if design == "top_of_rack" else 0)
-    oob_per_rack = ceil_div(max(ends, per_rack), len(access))
     return Sizing(
         design=design, server_model=server_model, rails=rails, servers=servers, hosts=hosts, positions=positions,
         backend=backend, servers_per_unit=per_unit,
