@@ -30,7 +30,7 @@ YANG_MODELS = os.path.join(SONIC_REFERENCE, "yang-models")
 
 def needs_sonic_yang():
     """Skip the calling test module unless the libyang Python package and SONiC's models are here
-    (both come with `make setup`); call it at module level before importing gpufabric.sonic_yang."""
+    (both come with `make setup`); call it at module level before importing gpufabric.nos.sonic.yang."""
     pytest.importorskip("libyang", reason="YANG validation needs the libyang Python package (make setup)")
     if not os.path.isdir(YANG_MODELS):
         pytest.skip("SONiC reference models absent: %s" % YANG_MODELS, allow_module_level=True)
@@ -40,7 +40,7 @@ def needs_sonic_yang():
 def sonic_models():
     """SONiC's YANG models loaded once for the session (loading takes seconds)."""
     needs_sonic_yang()
-    from gpufabric import sonic_yang
+    from gpufabric.nos.sonic import yang as sonic_yang
     return sonic_yang.load(YANG_MODELS)
 
 

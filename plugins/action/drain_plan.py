@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.day2 import drain
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.render.sonic import frr_conf
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos import home, nos_of
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import plan_for_task
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.structured import structured_configs
 from ansible_collections.gpucluster.fabric.plugins.plugin_utils.planned_action import PlannedAction
@@ -45,6 +45,6 @@ class ActionModule(PlannedAction):
                       commands=drain.vtysh_commands(target["bgp"], drain=state == "drained"),
                       neighbours=drain.neighbours(base, switch), kept_drained=sorted(kept),
                       network=base.device(switch).role.split("_")[0], marker=drain.RUNNING_MARKER,
-                      sessions=[n["ip"] for n in target["bgp"]["neighbors"]], frr_conf=frr_conf(target),
-                      frr_conf_before=frr_conf(before))
+                      sessions=[n["ip"] for n in target["bgp"]["neighbors"]],
+                      frr_conf=home(nos_of(target)).frr_conf(target), frr_conf_before=home(nos_of(before)).frr_conf(before))
         return result

@@ -4,9 +4,13 @@
 """Filter gpucluster.fabric.sonic_target_config (documented in sonic_target_config.yml)."""
 from __future__ import annotations
 
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.render.sonic_deploy import target_config
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos import home
+
+
+def sonic_target_config(running, rendered):
+    return home("sonic").target_config(running, rendered)
 
 
 class FilterModule:
     def filters(self):
-        return {"sonic_target_config": target_config}
+        return {"sonic_target_config": sonic_target_config}

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric import sonic_yang
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos import home
 
 
 def sonic_yang_problems(config, models_dir, device="config_db"):
     try:
-        return sonic_yang.validate(sonic_yang.load(models_dir), config, device)
-    except sonic_yang.ModelsError as exc:
+        return home("sonic").yang_problems(config, models_dir, device)
+    except ValueError as exc:
         raise AnsibleFilterError(str(exc))
 
 

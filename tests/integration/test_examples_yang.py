@@ -33,9 +33,9 @@ def _sample(example, switches):
 
 
 def _validate_share(args):
-    from gpufabric import sonic_yang
+    from gpufabric.nos.sonic import yang as sonic_yang
     from gpufabric.plan import build_plan
-    from gpufabric.render.sonic_config_db import config_db
+    from gpufabric.nos.sonic.config_db import config_db
     from gpufabric.structured import BUILDERS, FabricContext, device_config
 
     example, share, shares = args

@@ -12,9 +12,9 @@ pytest.importorskip("libyang", reason="YANG validation needs the libyang Python 
 if not os.path.isdir(YANG_MODELS):
     pytest.skip("SONiC reference models absent: %s" % YANG_MODELS, allow_module_level=True)
 
-from gpufabric import sonic_yang  # noqa: E402
+from gpufabric.nos.sonic import yang as sonic_yang  # noqa: E402
 from gpufabric.plan import build_plan  # noqa: E402
-from gpufabric.render.sonic_config_db import config_db  # noqa: E402
+from gpufabric.nos.sonic.config_db import config_db  # noqa: E402
 from gpufabric.structured import structured_configs  # noqa: E402
 from gpufabric.tenants import attach, load_assignment, plan_servers  # noqa: E402
 

@@ -12,7 +12,7 @@ import re
 import jinja2
 
 # DEVICE_METADATA type per fabric role: the same map the renderer uses (one source).
-from gpufabric.render.sonic_config_db import DEVICE_TYPE
+from gpufabric.nos.sonic.config_db import DEVICE_TYPE
 
 
 def _ports(hwsku_dir):

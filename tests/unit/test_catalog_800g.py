@@ -4,7 +4,7 @@ import pytest
 
 from gpufabric.catalog import Catalog, parse_mode
 from gpufabric.errors import SpecError
-from gpufabric.render import sonic_platform
+from gpufabric.nos.sonic import platform as sonic_platform
 
 
 @pytest.fixture(scope="module")

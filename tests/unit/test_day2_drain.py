@@ -8,7 +8,7 @@ from validate_helpers import collector_of, healthy_states
 from gpufabric.day2 import drain
 from gpufabric.errors import SpecError
 from gpufabric.plan import build_plan
-from gpufabric.render.sonic import frr_conf
+from gpufabric.nos.sonic.render import frr_conf
 from gpufabric.structured import structured_configs
 from gpufabric.validate.runner import validate
 

@@ -8,13 +8,13 @@ import pytest
 
 from conftest import load_example
 from docs_helpers import cables_of, plan_of
-from gpufabric.build import render_sonic
+from gpufabric.build import render_switches
 from gpufabric.docs.cabling import Media, Optics, cable_row, plan_cables, render_cabling
 from gpufabric.docs.settings import defaults, settings_for
 from gpufabric.plan import build_plan
 from gpufabric.plan.cables import CableLengths
 from gpufabric.plan.model import Rack
-from gpufabric.render import sonic_platform
+from gpufabric.nos.sonic import platform as sonic_platform
 
 
 @pytest.mark.parametrize("name", ["lab", "superpod-1k", "metalsoft-16k"])
@@ -86,7 +86,7 @@ def test_switch_cable_length_is_the_class_of_the_ordered_cable(name):
             ordered[(row[side + "_device"], row[side + "_port"])] = float(row["stock_length_m"])
     checked = 0
     models = {dev.name: dev.model.name for dev in plan.devices}
-    for path, text in render_sonic(plan).items():
+    for path, text in render_switches(plan).items():
         if not path.endswith("config_db.json"):
             continue
         host = path.split("/")[1]

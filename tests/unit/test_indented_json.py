@@ -3,9 +3,9 @@ import json
 
 import pytest
 
-from gpufabric.build import render_sonic
+from gpufabric.build import render_switches
 from gpufabric.plan import build_plan
-from gpufabric.render.sonic import indented_json
+from gpufabric.nos.sonic.render import indented_json
 
 
 @pytest.mark.parametrize("value", [
@@ -20,7 +20,7 @@ def test_same_text_as_the_standard_library(value):
 
 def test_every_lab_config_db_is_what_json_dumps_writes(lab_spec):
     plan = build_plan(lab_spec)
-    texts = {path: text for path, text in render_sonic(plan).items() if path.endswith("config_db.json")}
+    texts = {path: text for path, text in render_switches(plan).items() if path.endswith("config_db.json")}
     assert texts
     for text in texts.values():
         assert text == json.dumps(json.loads(text), indent=4, sort_keys=True) + "\n"

@@ -9,7 +9,7 @@ import pytest
 from conftest import load_example
 from gpufabric.build import render_all
 from gpufabric.plan import build_plan
-from gpufabric.render.sonic_schema import check_config_db
+from gpufabric.nos.sonic.schema import check_config_db
 
 ROCE_DSCP = "26"
 
@@ -121,7 +121,7 @@ def test_the_frr_check_rejects_a_broken_config(files, tmp_path):
 
 
 def test_deploy_target_keeps_platform_fields_and_replaces_our_tables(dbs):
-    from gpufabric.render.sonic_deploy import target_config
+    from gpufabric.nos.sonic.deploy import target_config
     running = {"PORT": {"Ethernet0": {"lanes": "33,34,35,36,37,38,39,40", "alias": "fourHundredGigE1/1", "mtu": "1500"}},
                "BUFFER_PROFILE": {"pg_lossless_100000_5m_profile": {"pool": "ingress_lossless_pool", "size": "2540"}},
                "BGP_NEIGHBOR": {"192.0.2.1": {"asn": "65000"}},
@@ -138,7 +138,7 @@ def test_deploy_target_keeps_platform_fields_and_replaces_our_tables(dbs):
 
 def test_deploy_keeps_the_qos_of_a_switch_whose_build_has_none(dbs):
     # A frontend or OOB switch renders no QoS: its factory QoS stays; a backend leaf's is replaced whole.
-    from gpufabric.render.sonic_deploy import target_config
+    from gpufabric.nos.sonic.deploy import target_config
     factory = {"DSCP_TO_TC_MAP": {"AZURE": {"0": "1"}}, "PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "AZURE"}},
                "BUFFER_PG": {"Ethernet0|0": {"profile": "ingress_lossy_profile"}},
                "SNMP_COMMUNITY": {"operators-own": {"TYPE": "RO"}}}
@@ -155,7 +155,7 @@ def test_deploy_keeps_the_qos_of_a_switch_whose_build_has_none(dbs):
 def test_frr_conf_leaves_out_frrs_defaults_and_writes_other_values(files):
     # frr-reload deletes and re-adds every line FRR's running config lacks, and FRR shows no defaults.
     import yaml
-    from gpufabric.render.sonic import frr_conf
+    from gpufabric.nos.sonic.render import frr_conf
     cfg = yaml.safe_load(files["devices/lab-r0-leaf01/structured.yml"])
     default = frr_conf(cfg)
     assert "timers bgp" not in default

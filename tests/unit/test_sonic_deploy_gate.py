@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from gpufabric.render.sonic_deploy import established_sessions, required_sessions
+from gpufabric.bgp_gate import established_sessions, required_sessions
 
 
 def _summary(**states):

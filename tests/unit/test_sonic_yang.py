@@ -9,7 +9,7 @@ from conftest import SONIC_REFERENCE, needs_sonic_yang
 
 needs_sonic_yang()
 
-from gpufabric import sonic_yang  # noqa: E402  (after the skips: needs libyang and the models)
+from gpufabric.nos.sonic import yang as sonic_yang  # noqa: E402  (after the skips: needs libyang and the models)
 
 
 @pytest.fixture(scope="module")

@@ -10,12 +10,12 @@ from conftest import SONIC_REFERENCE, YANG_MODELS, needs_sonic_yang, load_exampl
 
 needs_sonic_yang()
 
-from gpufabric import sonic_yang  # noqa: E402  (after the skips)
+from gpufabric.nos.sonic import yang as sonic_yang  # noqa: E402  (after the skips)
 from gpufabric.build import check_switch_configs, structured  # noqa: E402
 from gpufabric.plan import build_plan  # noqa: E402
-from gpufabric.render import sonic_platform  # noqa: E402
-from gpufabric.render.sonic_config_db import config_db  # noqa: E402
-from gpufabric.render.sonic_deploy import target_config  # noqa: E402
+from gpufabric.nos.sonic import platform as sonic_platform  # noqa: E402
+from gpufabric.nos.sonic.config_db import config_db  # noqa: E402
+from gpufabric.nos.sonic.deploy import target_config  # noqa: E402
 from sonic_factory import factory_config  # noqa: E402
 
 

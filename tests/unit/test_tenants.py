@@ -10,8 +10,8 @@ from conftest import ROOT, load_example
 from tenant_helpers import LEAVES, example, match_golden, rendered
 from gpufabric.ipam import fmt
 from gpufabric.plan import build_plan
-from gpufabric.render.sonic_config_db import config_db
-from gpufabric.render.sonic_schema import check_config_db
+from gpufabric.nos.sonic.config_db import config_db
+from gpufabric.nos.sonic.schema import check_config_db
 from gpufabric.structured import structured_configs
 from gpufabric.tenants import AssignmentError, attach, load_assignment, parse_assignment, plan_servers
 from gpufabric.tenants.assignment import expand
@@ -265,7 +265,7 @@ def test_tenant_acls_pass_sonic_yang(plan):
     the platform's own config carries (merged on deploy)."""
     pytest.importorskip("libyang", reason="YANG validation needs the libyang Python package (make setup)")
     from conftest import YANG_MODELS
-    from gpufabric import sonic_yang
+    from gpufabric.nos.sonic import yang as sonic_yang
     if not os.path.isdir(YANG_MODELS):
         pytest.skip("SONiC reference models absent: %s" % YANG_MODELS)
     models = sonic_yang.load(YANG_MODELS)

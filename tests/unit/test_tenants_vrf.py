@@ -12,9 +12,9 @@ import yaml
 from conftest import ROOT, load_example
 from tenant_helpers import LEAVES, example, match_golden, rendered
 from gpufabric.plan import build_plan
-from gpufabric.render.sonic import render_device
-from gpufabric.render.sonic_config_db import config_db
-from gpufabric.render.sonic_schema import check_config_db
+from gpufabric.nos.sonic.render import render_device
+from gpufabric.nos.sonic.config_db import config_db
+from gpufabric.nos.sonic.schema import check_config_db
 from gpufabric.tenants import AssignmentError, attach, parse_assignment, plan_servers
 from gpufabric.tenants.change import plan_change
 from gpufabric.tenants.reach import Reach, rail_nics

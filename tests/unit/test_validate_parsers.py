@@ -4,6 +4,7 @@ import os
 
 from validate_helpers import ROOT, fixture
 
+from gpufabric.nos.sonic import collectors
 from gpufabric.validate import parsers, state
 from gpufabric.validate.transport import Unavailable
 
@@ -77,7 +78,7 @@ def test_sysfs_values():
 
 def test_config_db_qos_from_rendered_lab_leaf():
     with open(os.path.join(ROOT, "tests/golden/lab/rendered/devices/lab-r0-leaf01/config_db.json")) as f:
-        qos = parsers.config_db_qos(json.load(f))
+        qos = collectors.config_db_qos(json.load(f))
     assert qos["Ethernet0"]["pfc"] == [3] and qos["Ethernet0"]["ecn"] == [3] and qos["Ethernet0"]["trust"] == "dscp"
     assert qos["Ethernet0"]["dscp_to_tc"][26] == 3 and qos["Ethernet0"]["dscp_to_tc"][48] == 6
     assert qos["Ethernet104"] == {"trust": None, "dscp_to_tc": None, "pfc": [], "ecn": []}   # an unused port

@@ -18,7 +18,7 @@ from gpufabric.ztp.idrac import autoconfig_option, server_profile
 from gpufabric.ztp.positions import access_ports, management_positions
 from gpufabric.ztp.run import provision, settings_from
 from gpufabric.ztp.settings import ZtpSettings
-from gpufabric.ztp.sonic_ztp import ztp_json, ztp_json_problems
+from gpufabric.nos.sonic.ztp import ztp_json, ztp_json_problems
 from gpufabric.ztp.tree import ztp_files
 
 
@@ -74,7 +74,7 @@ def test_oob_switches_relay_to_the_provisioning_host_and_drop_foreign_option_82(
 
 def test_relay_tables_are_valid_for_the_sonic_yang_models(lab):
     needs_sonic_yang()
-    from gpufabric.sonic_yang import validate_many
+    from gpufabric.nos.sonic.yang import validate_many
     db = json.loads(render_all(lab)["devices/lab-oob-su01-r01/config_db.json"])
     relay_only = {name: db[name] for name in ("VLAN", "DHCPV4_RELAY")}
     assert validate_many(YANG_MODELS, {"lab-oob-su01-r01": relay_only}) == []
@@ -155,7 +155,7 @@ def test_served_config_db_is_the_build_config_db(lab, tree):
 
 def test_served_config_db_passes_yang_validation(lab, tree):
     needs_sonic_yang()
-    from gpufabric.sonic_yang import validate_many
+    from gpufabric.nos.sonic.yang import validate_many
     assert validate_many(YANG_MODELS, tree[1]) == []
 
 

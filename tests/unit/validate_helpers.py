@@ -9,7 +9,8 @@ import os
 
 from gpufabric.build import structured
 from gpufabric.ipam import cidr
-from gpufabric.render.sonic import render_device
+from gpufabric.nos.sonic.collectors import config_db_qos
+from gpufabric.nos.sonic.render import render_device
 from gpufabric.validate import parsers
 from gpufabric.validate.expect import Expectation
 from gpufabric.validate.state import DeviceState
@@ -52,7 +53,7 @@ def healthy_states(plan, networks=("backend",)):
                 st.routes = {prefix: {"protocol": "bgp", "nexthops": list(hops)} for other, prefix in summaries.items()
                              if other != dev.name and expect.reachable(dev.name, other)}
             config_db = json.loads(render_device(configs[dev.name])["config_db.json"])
-            st.qos = parsers.config_db_qos(config_db)
+            st.qos = config_db_qos(config_db)
         states[dev.name] = st
     return states
 

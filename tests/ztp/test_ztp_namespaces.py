@@ -19,7 +19,7 @@ from gpufabric.ztp import report
 from gpufabric.ztp.idrac import autoconfig_option
 from gpufabric.ztp.positions import access_ports, management_positions
 from gpufabric.ztp.settings import ZtpSettings
-from gpufabric.ztp.sonic_ztp import ztp_json_problems
+from gpufabric.nos.sonic.ztp import ztp_json_problems
 from gpufabric.ztp.tree import write_ztp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))

@@ -9,9 +9,9 @@ Input is FRR's own JSON, `show bgp vrf default ipv4 unicast summary json` follow
 import ipaddress
 import json
 
-from .render.sonic_deploy import established_sessions, required_sessions
 from .validate.parsers import bgp_summary
 
+BGP_GATES = ("auto", "all", "established_before")
 GATE_COMMANDS = ("show bgp vrf default ipv4 unicast summary json", "show bgp vrf default ipv4 unicast json")
 
 
@@ -101,7 +101,7 @@ def problems(text, cfg, required, peer_cfgs=(), own=True):
 
 def deploy_gate(text, cfg, before, gate="auto", peer_cfgs=()):
     """The gate of roles/sonic_deploy after a change: ``problems`` with what is required taken from the
-    summary ``before`` the change: the sessions ``gate`` selects (render/sonic_deploy.required_sessions);
+    summary ``before`` the change: the sessions ``gate`` selects (required_sessions below);
     the switch's own announcements when it was running (a planned session was up). ``peer_cfgs`` may hold
     None for a neighbour whose build is absent (a --limit build into a fresh directory): what it must
     send is then not checked."""
@@ -109,3 +109,37 @@ def deploy_gate(text, cfg, before, gate="auto", peer_cfgs=()):
     running = bool(set(planned) & set(established_sessions(before)))
     return problems(text, cfg, required_sessions(planned, before, gate), [p for p in peer_cfgs or () if p],
                     own=running)
+
+
+def _peer_states(summary_text):
+    """{peer address: state} from ``vtysh -c 'show bgp summary json'``; anything that is not such a
+    summary (bgpd not running yet, an error text) has no peers."""
+    try:
+        peers = bgp_summary(summary_text)["peers"]
+    except (ValueError, AttributeError, TypeError):
+        return {}
+    return {addr: peer["state"] for addr, peer in peers.items()}
+
+
+def established_sessions(summary_text):
+    """Peer addresses in state Established, from ``vtysh -c 'show bgp summary json'``."""
+    return sorted(addr for addr, state in _peer_states(summary_text).items() if state == "Established")
+
+
+def required_sessions(planned, summary_before, gate="auto"):
+    """Which of the ``planned`` neighbour addresses must be Established after a change, else the
+    switch rolls back: ``all``; ``established_before`` (those up before the change); ``auto``: on a
+    running fabric (a planned session was up) every planned session the switch already had before the
+    change, up or not; a session this change adds is not required, since its far end may not be deployed
+    yet (growth: a spine gains the sessions of leaves racked after it; validation checks them). On a
+    first bring-up (nothing was up), established_before."""
+    if gate not in BGP_GATES:
+        raise ValueError("sonic_deploy_bgp_gate: %r is not one of %s" % (gate, ", ".join(BGP_GATES)))
+    planned = list(planned or [])
+    states = _peer_states(summary_before)
+    was_up = [addr for addr in planned if states.get(addr) == "Established"]
+    if gate == "all":
+        return planned
+    if gate == "auto" and was_up:
+        return [addr for addr in planned if addr in states]
+    return was_up

@@ -15,10 +15,9 @@ import time
 from .docs import render_docs
 from .export import plan_files
 from .gc_pause import allocation_heavy
+from .nos import home, nos_of
 from .render import yaml_text
 from .render.linux_host import render_server
-from .render.sonic import render_device
-from .render.sonic_config_db import config_db
 from .structured import structured_configs
 from .structured.server import server_configs
 
@@ -48,21 +47,26 @@ def render_structured(plan, devices=None):
             for host, cfg in _structured_of(plan, devices).items()}
 
 
-def render_sonic(plan, devices=None):
+def render_switches(plan, devices=None):
+    """Every (selected) switch's configuration files, rendered by the home of the switch's NOS (nos/)."""
     out = {}
     for host, cfg in _structured_of(plan, devices).items():
-        for name, text in render_device(cfg).items():
+        for name, text in home(nos_of(cfg)).render_device(cfg).items():
             out["devices/%s/%s" % (host, name)] = text
     return out
 
 
 def check_switch_configs(plan, models_dir, devices=None):
-    """Every (selected) switch's config_db checked against SONiC's YANG models in ``models_dir``: [] or the
-    problems, each naming switch, table, key, field and rule (see sonic_yang)."""
-    from . import sonic_yang  # libyang only where validation is asked for
-
-    configs = {host: config_db(cfg) for host, cfg in _structured_of(plan, devices).items()}
-    return sonic_yang.validate_many(models_dir, configs)
+    """Every (selected) switch's rendered configuration checked by its NOS's schema gate against the models
+    in ``models_dir`` (SONiC: its YANG models): [] or the problems, each naming switch, table, key, field
+    and rule."""
+    by_nos = {}
+    for host, cfg in _structured_of(plan, devices).items():
+        by_nos.setdefault(nos_of(cfg), {})[host] = cfg
+    problems = []
+    for name, cfgs in sorted(by_nos.items()):
+        problems.extend(home(name).check_configs(models_dir, cfgs))
+    return problems
 
 
 def _fabric_wide(renderer):
@@ -89,7 +93,7 @@ def render_servers(plan, devices=None):
 STAGES = {
     "plan": _fabric_wide(plan_files),
     "structured": render_structured,
-    "configs": render_sonic,
+    "configs": render_switches,
     "servers": render_servers,
     "docs": _fabric_wide(render_docs),
 }

@@ -3,13 +3,22 @@
 A switch runs the NOS its spec role names (`nos:`, default ``sonic``), which its catalog model must
 list. Platform facts (interface naming, management port, loopback/LAG/VLAN names, features) live in
 ``nos/platforms.yml``, keyed by NOS with per-model overrides; this module is the only reader.
+
+It is also the one place that maps a NOS name to its home (``nos/<name>/``): everything specific to
+one NOS, i.e. its renderer and templates, its schema gate, its deploy semantics, the collectors that
+turn its command output into the neutral facts validation checks, and its ZTP artefacts
+(docs/architecture.md, "Adding a NOS"). Neutral code never imports a home; it asks ``home(nos_of(cfg))``.
+A home imports only neutral code (scripts/check_imports.py keeps both true).
 """
 import functools
+import importlib
 import os
 
 from ..datafiles import load_path, merge
 
 DEFAULT_NOS = "sonic"
+# NOS name -> its home's module under nos/.
+HOMES = {"sonic": "sonic"}
 _PLATFORMS = os.path.join(os.path.dirname(__file__), "platforms.yml")
 
 
@@ -38,3 +47,20 @@ def ansible_network_os(nos):
 def interface_name(facts, lane, index):
     """A front-panel port's name under the platform ``facts``."""
     return facts["interface_name"].format(lane=lane, index=index, number=index + 1)
+
+
+class UnknownNos(ValueError):
+    """A NOS name with no home here."""
+
+
+def home(name=None):
+    """The home module of NOS ``name`` (``DEFAULT_NOS`` when None)."""
+    name = name or DEFAULT_NOS
+    if name not in HOMES:
+        raise UnknownNos("nos: %r has no home in this collection (known: %s)" % (name, ", ".join(sorted(HOMES))))
+    return importlib.import_module("%s.%s" % (__name__, HOMES[name]))
+
+
+def nos_of(cfg):
+    """The NOS of one switch's structured config (its ``nos`` key; ``DEFAULT_NOS`` when absent)."""
+    return (cfg or {}).get("nos") or DEFAULT_NOS

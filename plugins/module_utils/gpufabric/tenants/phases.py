@@ -1,12 +1,12 @@
 """The files a tenant change deploys, phase by phase: for each changed switch of a phase, its config
-(structured.yml, config_db.json, frr.conf) under that phase's assignment, in the layout of a build, so
+(structured.yml and the files its NOS renders, e.g. config_db.json and frr.conf) under that phase's assignment, in the layout of a build, so
 the deploy role reads a phase exactly as it reads build/<cluster>/."""
 import os
 import shutil
 import tempfile
 
+from ..nos import home, nos_of
 from ..render import yaml_text
-from ..render.sonic import render_device
 from ..structured import FabricContext, device_config
 from . import attach
 
@@ -30,7 +30,7 @@ def write_phases(plan, build_dir, change):
             ctx = FabricContext(plan)
             for host in phase["hosts"]:
                 cfg = device_config(plan.device(host), ctx)
-                files = dict(render_device(cfg), **{"structured.yml": yaml_text.dump(cfg)})
+                files = dict(home(nos_of(cfg)).render_device(cfg), **{"structured.yml": yaml_text.dump(cfg)})
                 target = os.path.join(staging, name, "devices", host)
                 os.makedirs(target)
                 for fname, text in files.items():

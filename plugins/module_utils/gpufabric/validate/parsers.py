@@ -1,4 +1,5 @@
-"""Parsers from command output to plain data: vtysh JSON, lldpcli JSON, `ip -j`, SONiC config_db, mlnx_qos.
+"""Parsers from command output to plain data: vtysh JSON, lldpcli JSON, `ip -j`, mlnx_qos (a NOS's own
+command output has its collectors in its home, e.g. nos/sonic/collectors.py).
 
 Each takes the text a command printed and returns dicts keyed by the names a check compares with the plan
 (interface names, peer addresses, prefixes). Unknown or empty output gives an empty result, not a guess.
@@ -6,8 +7,6 @@ The fixtures under tests/unit/fixtures/validate/ are real outputs of these comma
 """
 import json
 import re
-
-from ..render.sonic_ranges import from_ranges
 
 
 def _json(text, default):
@@ -137,36 +136,6 @@ def sysfs_values(text):
             continue
         value = m.group(3).strip()
         out.setdefault(m.group(1), {})[m.group(2)] = int(value) if re.match(r"^-?\d+$", value) else value
-    return out
-
-
-def _csv_ints(value):
-    return sorted(int(x) for x in str(value or "").replace(" ", "").split(",") if x.isdigit())
-
-
-def config_db_qos(config_db):
-    """SONiC config_db (dict) -> {port: {"trust", "dscp_to_tc", "pfc", "ecn"}}: what each port does with
-    RoCE. ``ecn`` lists the queues whose WRED profile marks ECN; ``pfc`` the priorities with PFC on."""
-    maps = config_db.get("DSCP_TO_TC_MAP", {})
-    wred = config_db.get("WRED_PROFILE", {})
-    ecn_queues = {}
-    for key, queue in config_db.get("QUEUE", {}).items():
-        port, _sep, qids = key.partition("|")
-        profile = wred.get(queue.get("wred_profile"), {})
-        if profile.get("ecn", "ecn_none") != "ecn_none":
-            for qid in from_ranges(qids):
-                ecn_queues.setdefault(port, set()).add(qid)
-    out = {}
-    for port, qos in config_db.get("PORT_QOS_MAP", {}).items():
-        if port == "global":
-            continue
-        dscp = maps.get(qos.get("dscp_to_tc_map"))
-        out[port] = {"trust": "dscp" if dscp else None,
-                     "dscp_to_tc": {int(k): int(v) for k, v in dscp.items()} if dscp else None,
-                     "pfc": _csv_ints(qos.get("pfc_enable")),
-                     "ecn": sorted(ecn_queues.get(port, ()))}
-    for port in config_db.get("PORT", {}):
-        out.setdefault(port, {"trust": None, "dscp_to_tc": None, "pfc": [], "ecn": sorted(ecn_queues.get(port, ()))})
     return out
 
 

@@ -9,6 +9,7 @@ import os
 import shlex
 import time
 
+from .. import nos
 from . import parsers
 from .transport import Command, CommandFailed, Unavailable
 
@@ -18,7 +19,6 @@ SWITCH_COMMANDS = {
     "routes": Command("vtysh", "show ip route json"),
     "links": Command("sh", "ip -j -s link show"),
     "sysfs": Command("sh", "grep -H . /sys/class/net/*/carrier_changes /sys/class/net/*/speed 2>/dev/null; true"),
-    "config_db": Command("config_db", "sonic-cfggen -d --print-data"),
 }
 SERVER_COMMANDS = {
     "lldp": SWITCH_COMMANDS["lldp"],
@@ -103,12 +103,14 @@ def probe_command(pairs, timeout=2.0):
             % (shlex.quote(source), timeout, args))
 
 
-def collect_commands(transport, device, role, sources, nics=(), probe=None):
+def collect_commands(transport, device, role, sources, nics=(), probe=None, nos_name=None):
     """DeviceState of ``device`` from the command outputs of ``sources`` (each command run once);
-    ``probe`` is the reachability probe command of a server, None when there is nothing to probe."""
+    ``probe`` is the reachability probe command of a server, None when there is nothing to probe.
+    A switch's NOS (``nos_name``, default nos.DEFAULT) adds its own collectors (its home's collectors.py)."""
     started = time.perf_counter()
     state = DeviceState(device, role, virtual=transport.virtual)
-    table = SERVER_COMMANDS if role == "gpu_server" else SWITCH_COMMANDS
+    collectors = None if role == "gpu_server" else nos.home(nos_name).collectors
+    table = SERVER_COMMANDS if collectors is None else dict(SWITCH_COMMANDS, **collectors.COMMANDS)
     raw, wanted = {}, []
     for source in sources:
         if source == "nic_qos":
@@ -136,9 +138,10 @@ def collect_commands(transport, device, role, sources, nics=(), probe=None):
         "lldp": ("lldp", parsers.lldp_neighbors), "bgp": ("bgp", parsers.bgp_summary),
         "routes": ("routes", parsers.routes), "addrs": ("addrs", parsers.ip_addrs),
         "rules": ("rules", parsers.ip_rules), "route_tables": ("route_tables", parsers.ip_routes),
-        "config_db": ("qos", lambda text: parsers.config_db_qos(json.loads(text))), "nic_qos": ("nic_qos", nic_qos),
-        "reach": ("reach", json.loads),
+        "nic_qos": ("nic_qos", nic_qos), "reach": ("reach", json.loads),
     }
+    if collectors is not None:
+        parse.update(collectors.PARSERS)
     for source, text in raw.items():
         if source not in parse:
             continue

@@ -48,8 +48,3 @@ def access_ports(plan, port_aliases=None):
             out.append((name, port, circuit_id(name, aliases.get(name, {}).get(port, port))))
     return out
 
-
-def aliases_from_config_db(tables_by_host):
-    """{relay: {port: alias}} from rendered config_db tables (only ports that carry an alias)."""
-    return {host: {port: row["alias"] for port, row in tables.get("PORT", {}).items() if row.get("alias")}
-            for host, tables in tables_by_host.items()}

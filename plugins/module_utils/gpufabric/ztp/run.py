@@ -3,11 +3,12 @@ import os
 import shutil
 import subprocess
 
-from .positions import access_ports, aliases_from_config_db, management_positions
+from .positions import access_ports, management_positions
 from .report import findings
 from .settings import ZtpSettings
 from ..build import write_tree
-from .tree import SUBDIR, ztp_files
+from ..nos import home, nos_of
+from .tree import SUBDIR, port_aliases, structured, ztp_files
 
 SETTING_KEYS = ("sonic_image", "onie_image", "lease_seconds", "kea_interfaces", "kea_lease_file", "kea_log_file",
                 "pxe_interface", "bios_attributes")
@@ -19,13 +20,19 @@ def settings_from(plan, args):
                        **{k: args[k] for k in SETTING_KEYS if args.get(k) is not None})
 
 
-def config_db_problems(tables, yang_models):
-    """The YANG validation of every config_db ZTP hands out (sonic_yang, the Generic Config Updater's
-    check); the one place provisioning calls it. [] without a models directory."""
-    if not yang_models:
+def config_problems(plan, native, models_dir):
+    """The schema check of every switch config ZTP hands out, by the home of the switch's NOS (SONiC: YANG,
+    the Generic Config Updater's check); the one place provisioning calls it. [] without a models directory."""
+    if not models_dir:
         return []
-    from ..sonic_yang import validate_many
-    return validate_many(yang_models, tables)
+    cfgs = structured(plan)
+    by_nos = {}
+    for host, config in native.items():
+        by_nos.setdefault(nos_of(cfgs[host]), {})[host] = config
+    problems = []
+    for name, configs in sorted(by_nos.items()):
+        problems.extend(home(name).ztp_config_problems(configs, models_dir))
+    return problems
 
 
 def kea_check(path):
@@ -45,7 +52,7 @@ def provision(plan, build_dir, args, check=False):
     settings = settings_from(plan, args)
     root = os.path.join(build_dir, plan.summary["cluster"], SUBDIR)
     files, tables = ztp_files(plan, settings)
-    problems = config_db_problems(tables, args.get("yang_models"))
+    problems = config_problems(plan, tables, args.get("yang_models"))
     if problems:
         return {"failed": True, "msg": "config_db not valid for SONiC, ZTP would hand it out: %s" % "; ".join(
             problems[:SHOWN]), "yang_problems": problems}
@@ -53,7 +60,7 @@ def provision(plan, build_dir, args, check=False):
     result = {"changed": bool(changed), "ztp_root": root, "provisioning_host": settings.server, "changed_count": len(changed),
               "changed_paths": changed[:50], "kea_config": os.path.join(root, "kea-dhcp4.conf"),
               "yang_checked": bool(args.get("yang_models"))}
-    aliases = aliases_from_config_db(tables)
+    aliases = port_aliases(plan, tables)
     positions = management_positions(plan, aliases)
     result["positions"] = len(positions)
     if not check or not changed:

@@ -2,7 +2,8 @@
 
     kea-dhcp4.conf                 Kea's configuration (installed as /etc/kea/kea-dhcp4.conf)
     positions.csv                  every management port by position: what Kea hands out where
-    www/ztp/<switch>/ztp.json      SONiC ZTP (DHCP option 67), with config_db.json, frr.conf, frr.sh
+    www/ztp/<switch>/...           the switch's NOS's ZTP files (its home's ztp_switch_files; SONiC:
+                                   ztp.json for DHCP option 67, with config_db.json, frr.conf, frr.sh)
     www/idrac/<server>.json        iDRAC server configuration profile (DHCP option 43)
 
 www/ is what the provisioning host's HTTP server serves at its root; operators add images/ there.
@@ -13,12 +14,10 @@ import json
 
 from ..build import structured, write_tree
 from ..ipam import fmt
-from ..render.sonic import render_device
-from ..render.sonic_config_db import config_db
+from ..nos import home, nos_of
 from .idrac import autoconfig_option, profile_path, server_profile
 from .kea import boot_options, kea_config
-from .positions import Position, access_ports, aliases_from_config_db, management_positions
-from .sonic_ztp import frr_script, ztp_json, ztp_json_problems
+from .positions import Position, access_ports, management_positions
 
 SUBDIR = "ztp"
 
@@ -36,29 +35,35 @@ def _positions_csv(positions):
 
 
 def switch_files(plan, settings):
-    """{path under www/: text} of every switch, and {host: config_db tables} for validation."""
-    files, tables = {}, {}
+    """{path under www/: text} of every switch, and {host: NOS-native config} for validation, each switch's
+    from the home of its NOS."""
+    by_nos = {}
     for host, cfg in structured(plan).items():
-        tables[host] = config_db(cfg)
-        rendered = render_device(cfg)
-        mode = tables[host]["DEVICE_METADATA"]["localhost"].get("docker_routing_config_mode")
-        doc = ztp_json(host, mode, settings)
-        problems = ztp_json_problems(doc)
-        if problems:  # a bug here, not bad input: the generator and the format check disagree
-            raise AssertionError("%s ztp.json: %s" % (host, "; ".join(problems)))
-        base = "www/ztp/%s/" % host
-        files[base + "ztp.json"] = _json(doc)
-        files[base + "config_db.json"] = rendered["config_db.json"]
-        if "03-provisioning-script" in doc["ztp"]:
-            files[base + "frr.conf"] = rendered["frr.conf"]
-            files[base + "frr.sh"] = frr_script(host, settings)
-    return files, tables
+        by_nos.setdefault(nos_of(cfg), {})[host] = cfg
+    files, native = {}, {}
+    for name, cfgs in sorted(by_nos.items()):
+        more_files, more_native = home(name).ztp_switch_files(cfgs, settings)
+        files.update(more_files)
+        native.update(more_native)
+    return files, native
+
+
+def port_aliases(plan, native):
+    """{relay: {port: alias}}: the port names each OOB switch's relay writes into option 82."""
+    cfgs = structured(plan)
+    by_nos = {}
+    for host, config in native.items():
+        by_nos.setdefault(nos_of(cfgs[host]), {})[host] = config
+    out = {}
+    for name, configs in sorted(by_nos.items()):
+        out.update(home(name).port_aliases(configs))
+    return out
 
 
 def ztp_files(plan, settings):
     """{path relative to build/<cluster>/ztp/: text}: the whole provisioning tree, sorted."""
     files, tables = switch_files(plan, settings)
-    aliases = aliases_from_config_db(tables)
+    aliases = port_aliases(plan, tables)
     positions = management_positions(plan, aliases)
     boots = {}
     for pos in positions:

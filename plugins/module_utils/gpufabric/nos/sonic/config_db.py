@@ -1,11 +1,11 @@
 """Structured config -> SONiC config_db.json tables (the data half of the SONiC rendering).
 
 Values are strings, as SONiC stores them in Redis. Which tables are ours, and which the platform
-shares with us, is declared in templates/sonic/config_db.schema.yml (see sonic_schema.py). Every
+shares with us, is declared in nos/sonic/templates/config_db.schema.yml (see schema.py). Every
 table has a model in sonic-yang-models, and the result validates against them (sonic_yang).
 """
-from . import sonic_platform
-from .sonic_ranges import to_ranges
+from . import platform as sonic_platform
+from .ranges import to_ranges
 
 # SONiC device types by fabric tier (T0 / T1 / T2 in SONiC's terms).
 DEVICE_TYPE = {"backend_leaf": "ToRRouter", "backend_spine": "LeafRouter", "backend_superspine": "SpineRouter",

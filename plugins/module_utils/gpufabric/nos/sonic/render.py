@@ -4,9 +4,9 @@ import json
 import os
 from json.encoder import encode_basestring_ascii as _string
 
-from .sonic_config_db import config_db
+from .config_db import config_db
 
-TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "templates", "sonic")
+TEMPLATES = os.path.join(os.path.dirname(__file__), "templates")
 # What FRR 8.4 uses when a line is absent, and so leaves out of `show running-config` (frr.conf.j2 must
 # leave it out too). `frr defaults datacenter` (bgpd/bgp_vty.c: FRR_CFG_DEFAULT_* with profile
 # "datacenter") turns on log-neighbor-changes, turns off ebgp-requires-policy and sets timers 3/9.

@@ -1,4 +1,4 @@
-"""Checks a rendered config_db against templates/sonic/config_db.schema.yml (table and key formats).
+"""Checks a rendered config_db against nos/sonic/templates/config_db.schema.yml (table and key formats).
 
 The same file says which tables are ours and which the platform shares (``merge: true``); deploy
 reads that split from here, so there is one list of tables, not two.
@@ -9,7 +9,7 @@ import os
 # PyYAML and jsonschema are imported where used: Ansible's import sanity test loads module_utils
 # without third-party packages.
 
-SCHEMA_PATH = os.path.join(os.path.dirname(os.path.dirname(__file__)), "templates", "sonic", "config_db.schema.yml")
+SCHEMA_PATH = os.path.join(os.path.dirname(__file__), "templates", "config_db.schema.yml")
 
 
 @functools.lru_cache(maxsize=1)

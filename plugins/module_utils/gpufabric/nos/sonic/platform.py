@@ -1,4 +1,4 @@
-"""SONiC platform facts of a switch model (data/sonic_platforms.yml): lanes, buffer pools and profiles.
+"""SONiC platform facts of a switch model (nos/sonic/platforms.yml): lanes, buffer pools and profiles.
 
 The traditional buffer model: BUFFER_POOL and BUFFER_PROFILE rows are the platform's own numbers
 (what `config qos reload` writes), and a lossless priority group gets the profile buffermgrd would
@@ -7,9 +7,9 @@ create from pg_profile_lookup.ini for the port's speed and cable length, named a
 import functools
 import os
 
-from ..errors import SpecError
+from ...errors import SpecError
 
-_DATA = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "sonic_platforms.yml")
+_DATA = os.path.join(os.path.dirname(__file__), "platforms.yml")
 
 
 @functools.lru_cache(maxsize=1)
@@ -54,7 +54,7 @@ def lanes(model, port, breakout=None):
         return str(number)
     if number not in known:
         raise SpecError("models.switches.%s" % model, "port %s is not in the SONiC platform's port_config.ini"
-                        " (data/sonic_platforms.yml)" % port)
+                        " (nos/sonic/platforms.yml)" % port)
     return _expand(known[number])
 
 
@@ -74,7 +74,7 @@ def lossless_cable(model, speed_mbps, meters):
     table = buffer_facts(model).get("pg_lossless", {}).get(speed_mbps)
     if not table:
         raise SpecError("models.switches.%s" % model, "no lossless buffer sizes for %d Mb/s ports in the"
-                        " platform's pg_profile_lookup.ini (data/sonic_platforms.yml)" % speed_mbps)
+                        " platform's pg_profile_lookup.ini (nos/sonic/platforms.yml)" % speed_mbps)
     steps = sorted(table, key=lambda c: int(c[:-1]))
     return next((c for c in steps if meters <= int(c[:-1])), steps[-1])
 

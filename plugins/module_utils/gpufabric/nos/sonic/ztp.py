@@ -8,7 +8,11 @@ find the plugin. Sections used here: "firmware" (install.url, set-default, reboo
 URL; option 239 (a bare script URL) is not sent, since the design document has the switch ignore it
 whenever option 67 is present.
 """
+import json
 import re
+
+from .config_db import config_db
+from .render import render_device
 
 # The routing mode where FRR reads an operator-owned /etc/sonic/frr/frr.conf (docs/switch-config.md);
 # then ZTP must put that file in place. In other modes FRR's configuration comes from config_db.
@@ -108,3 +112,39 @@ def ztp_json_problems(doc):
             else:
                 problems.append("%s.plugin: needs a url object" % where)
     return problems
+
+
+def _json(doc):
+    return json.dumps(doc, indent=2, sort_keys=True) + "\n"
+
+
+def switch_files(cfgs, settings):
+    """{path under www/: text} of every switch ({host: structured config}), and {host: config_db tables}."""
+    files, tables = {}, {}
+    for host, cfg in cfgs.items():
+        tables[host] = config_db(cfg)
+        rendered = render_device(cfg)
+        mode = tables[host]["DEVICE_METADATA"]["localhost"].get("docker_routing_config_mode")
+        doc = ztp_json(host, mode, settings)
+        problems = ztp_json_problems(doc)
+        if problems:  # a bug here, not bad input: the generator and the format check disagree
+            raise AssertionError("%s ztp.json: %s" % (host, "; ".join(problems)))
+        base = "www/ztp/%s/" % host
+        files[base + "ztp.json"] = _json(doc)
+        files[base + "config_db.json"] = rendered["config_db.json"]
+        if "03-provisioning-script" in doc["ztp"]:
+            files[base + "frr.conf"] = rendered["frr.conf"]
+            files[base + "frr.sh"] = frr_script(host, settings)
+    return files, tables
+
+
+def port_aliases(tables_by_host):
+    """{relay: {port: alias}} from rendered config_db tables (only ports that carry an alias)."""
+    return {host: {port: row["alias"] for port, row in tables.get("PORT", {}).items() if row.get("alias")}
+            for host, tables in tables_by_host.items()}
+
+
+def config_problems(tables, models_dir):
+    """The YANG validation of every config_db ZTP hands out (the Generic Config Updater's check)."""
+    from . import yang  # libyang only where validation is asked for
+    return yang.validate_many(models_dir, tables)

@@ -1,0 +1,37 @@
+"""SONiC's home: everything the collection knows that is specific to SONiC.
+
+- render.py, config_db.py, platform.py (+ platforms.yml), ranges.py, templates/: a structured config
+  rendered as config_db.json and frr.conf
+- schema.py (+ templates/config_db.schema.yml) and yang/: the schema gates (table formats; SONiC YANG)
+- deploy.py: what a deploy sends (the running config_db with our tables put in); roles/sonic_deploy runs it
+- collectors.py: the switch's own command output (sonic-cfggen) turned into the neutral facts validation checks
+- ztp.py: ZTP artefacts (ztp.json, the config_db and FRR files it hands out)
+
+Neutral code reaches this module through ``nos.home("sonic")``; the names below are the home's interface.
+"""
+from . import collectors  # noqa: F401  (interface)
+from .config_db import config_db as native_config  # noqa: F401  (interface)
+from .deploy import target_config  # noqa: F401  (interface)
+from .render import frr_conf, render_device  # noqa: F401  (interface)
+from .ztp import config_problems as ztp_config_problems  # noqa: F401  (interface)
+from .ztp import port_aliases  # noqa: F401  (interface)
+from .ztp import switch_files as ztp_switch_files  # noqa: F401  (interface)
+
+NAME = "sonic"
+# The files render_device writes per switch, under devices/<host>/.
+CONFIG_FILES = ("config_db.json", "frr.conf")
+
+
+def check_configs(models_dir, cfgs):
+    """{host: structured config} checked against SONiC's YANG models in ``models_dir``: [] or problems, each
+    naming switch, table, key, field and rule."""
+    from . import yang  # libyang only where validation is asked for
+    return yang.validate_many(models_dir, {host: native_config(cfg) for host, cfg in cfgs.items()})
+
+
+def yang_problems(config, models_dir, device="config_db"):
+    """One config_db (dict) checked against the YANG models in ``models_dir``; raises ValueError (yang.ModelsError)
+    when the models cannot be loaded."""
+    from . import yang  # libyang only where validation is asked for
+    return yang.validate(yang.load(models_dir), config, device)
+
