@@ -93,3 +93,15 @@ def test_bad_breakouts_are_refused_in_one_line(change, key, words):
     assert text.startswith(key + ":") and "\n" not in text, text
     for word in words:
         assert word in text, text
+
+
+def test_800g_nics_on_800g_cages_need_no_breakout():
+    from conftest import load_example
+    plan = build_plan(load_example("b300-512"))
+    leaf = plan.backend.leaves[0]
+    down = [e for e in leaf.ends() if e.link.tier == "server"]
+    assert len(down) == 32 and {e.link.speed for e in down} == {800}
+    assert getattr(leaf.model, "parent", None) is None      # the catalog model itself: whole ports
+    assert plan.summary["backend"]["oversubscription"] == {"leaf": "1:1"}
+    assert plan.summary["gpus"] == 512 and plan.summary["devices_by_role"]["backend_spine"] == 8
+    assert "breakouts" not in device_config(leaf, FabricContext(plan))

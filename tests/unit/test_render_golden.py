@@ -15,7 +15,7 @@ from conftest import ROOT, load_example
 from gpufabric.build import diff_order, render_all, render_structured, structured, unified_diffs, write_build
 from gpufabric.plan import build_plan
 
-GOLDEN_BUILDS = ("lab", "planes-3tier-small", "railonly-small", "tor-lab")
+GOLDEN_BUILDS = ("lab", "planes-3tier-small", "railonly-small", "tor-lab", "th5-lab")
 
 
 def _tree(root):
