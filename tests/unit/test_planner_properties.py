@@ -182,3 +182,95 @@ def test_frontend_addresses_are_hosts_of_their_pair_subnet(spec):
         base, prefix = dev.frontend_block
         broadcast = base + (1 << (32 - prefix)) - 1
         assert base + 1 < dev.frontend_ip < broadcast, "%s frontend address is not a host address" % dev.name
+
+
+# Breakouts: 800G switches under 400G/200G/800G NICs, ports broken out by the planner (or the spec).
+
+def switch_800g(ports):
+    return {"port_groups": [{"count": ports, "speed": 800, "lanes": 8, "breakouts": ["1x800G", "2x400G", "4x200G"]}]}
+
+
+def server_at(gpus, speed):
+    out = server(gpus)
+    for nic in out["backend_nics"]:
+        nic["speed"] = speed
+    return out
+
+
+@st.composite
+def breakout_specs(draw):
+    gpus = draw(st.sampled_from([2, 4, 8]))
+    design = draw(st.sampled_from(["rail_optimized", "rail_planes", "rail_only"]))
+    nic = draw(st.sampled_from([200, 400, 800]))
+    k = draw(st.sampled_from([8, 16]))
+    spec = {
+        "cluster": {"name": "b"},
+        "servers": {"model": "srv", "count": draw(st.integers(1, 48)), "per_rack": draw(st.integers(1, 4))},
+        "backend": {"design": design, "leaf": {"model": "sw"}},
+        "models": {"switches": {"sw": switch_800g(k)}, "servers": {"srv": server_at(gpus, nic)}},
+    }
+    if design != "rail_only":
+        spec["backend"]["spine"] = {"model": "sw"}
+        if draw(st.booleans()):
+            # leaf uplinks broken out too: the spines break their downlinks out to meet them
+            spec["backend"]["leaf"]["uplink_breakout"] = "2x400G"
+    return spec
+
+
+def breakout_plan_or_none(spec):
+    try:
+        return build_plan(spec)
+    except SpecError as exc:
+        assert "holds" in str(exc) or "needs" in str(exc), str(exc)
+        return None
+
+
+def _cage(dev, port):
+    cage_of = getattr(dev.model, "cage_of", None)
+    return cage_of(port) if cage_of else (port, 0, 1, None)
+
+
+@SETTINGS
+@given(breakout_specs())
+def test_no_physical_port_carries_two_rails(spec):
+    plan = breakout_plan_or_none(spec)
+    if plan is None:
+        return
+    nics = [n["name"] for n in plan.catalog.servers["srv"].backend_nics]
+    rails = {}
+    broken = 0
+    for link in plan.links:
+        if link.network == "backend" and link.tier == "server":
+            cage = _cage(link.a, link.a_port)
+            broken += cage[3] is not None
+            rails.setdefault((link.a.name, cage[0]), set()).add(nics.index(link.b_port))
+        elif link.network == "backend" and link.a.rail is not None:
+            # rail planes: a spine's broken-out cage still faces leaves of its one rail
+            rails.setdefault((link.a.name, _cage(link.a, link.a_port)[0]), set()).add(link.b.rail)
+    assert all(len(r) == 1 for r in rails.values()), [k for k, r in rails.items() if len(r) > 1][:3]
+    nic_speed = plan.catalog.servers["srv"].backend_nics[0]["speed"]
+    assert (broken > 0) == (nic_speed < 800)     # the NIC speed alone decides the leaf's breakout
+
+
+def _breakout_allocations(plan):
+    out = {}
+    for link in plan.links:
+        for dev, port, peer, peer_port in ((link.a, link.a_port, link.b, link.b_port),
+                                           (link.b, link.b_port, link.a, link.a_port)):
+            out[(dev.name, port)] = (peer.name, peer_port, link.ipv4, _cage(dev, port))
+    return out
+
+
+@SETTINGS
+@given(breakout_specs(), st.integers(1, 60))
+def test_growing_never_renumbers_a_31_or_a_breakout(spec, extra):
+    small = breakout_plan_or_none(spec)
+    if small is None:
+        return
+    spec["servers"]["count"] += extra
+    big = breakout_plan_or_none(spec)
+    if big is None:
+        return
+    before, after = _breakout_allocations(small), _breakout_allocations(big)
+    for key, value in before.items():
+        assert after.get(key) == value, "%s changed from %s to %s" % (key, value, after.get(key))
