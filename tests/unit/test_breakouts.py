@@ -105,3 +105,21 @@ def test_800g_nics_on_800g_cages_need_no_breakout():
     assert plan.summary["backend"]["oversubscription"] == {"leaf": "1:1"}
     assert plan.summary["gpus"] == 512 and plan.summary["devices_by_role"]["backend_spine"] == 8
     assert "breakouts" not in device_config(leaf, FabricContext(plan))
+
+
+def test_breakout_tables_pass_the_renderer_schema_and_deploy_keeps_the_platforms_elsewhere(plan):
+    from gpufabric.nos.sonic.config_db import config_db
+    from gpufabric.nos.sonic.deploy import target_config
+    from gpufabric.nos.sonic.schema import check_config_db
+    ctx = FabricContext(plan)
+    leaf = config_db(device_config(plan.backend.leaves[0], ctx))
+    assert check_config_db(leaf) == []
+    assert leaf["BREAKOUT_CFG"]["Ethernet0"] == {"brkout_mode": "2x400G(8)"}
+    running = {"BREAKOUT_CFG": {"Ethernet0": {"brkout_mode": "1x800G"}, "Ethernet8": {"brkout_mode": "1x800G"}},
+               "PORT": {"Ethernet0": {"lanes": "1,2,3,4,5,6,7,8", "speed": "800000"}}}
+    target = target_config(running, leaf)
+    assert target["BREAKOUT_CFG"] == leaf["BREAKOUT_CFG"]            # ours where the build breaks ports out
+    assert target["PORT"]["Ethernet0"]["lanes"] == "1,2,3,4" and "Ethernet4" in target["PORT"]
+    spine = config_db(device_config(plan.backend.spines[0], ctx))
+    assert "BREAKOUT_CFG" not in spine
+    assert target_config(running, spine)["BREAKOUT_CFG"] == running["BREAKOUT_CFG"]   # the platform's elsewhere
