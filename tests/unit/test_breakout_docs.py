@@ -1,7 +1,5 @@
 """Breakouts in the build documents: the bill of materials counts one switch-side optic per
 broken-out cage (two GPU links) or one breakout cable per cage; device pages list the cages."""
-import copy
-
 import pytest
 import yaml
 

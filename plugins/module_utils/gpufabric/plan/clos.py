@@ -82,7 +82,7 @@ def choose_breakout(model, pool, tier, key, path, peer_speed, peer_what):
         return None, 1
     index = pool[0]
     speed = model.ports[index][1]
-    listed = [m for m in model.breakouts[index]]
+    listed = list(model.breakouts[index])
     explicit = tier.get(key)
     if explicit:
         wanted = parse_mode(explicit)
@@ -143,9 +143,11 @@ def split_broken_out(model, tier, path, has_up, reserve_up=0, pod_down=None, dow
     if up_mode:
         modes.update(dict.fromkeys(up, up_mode))
     view = model.broken_out(modes)
-    flat = lambda cages: [i for c in cages for i in view.logical[c]]  # noqa: E731
-    return view, flat(down), flat(up), flat(reserved)
 
+    def flat(cages):
+        return [i for c in cages for i in view.logical[c]]
+
+    return view, flat(down), flat(up), flat(reserved)
 
 
 def _fan_out(path, what, lower, tier, lower_up):
