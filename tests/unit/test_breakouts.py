@@ -123,3 +123,19 @@ def test_breakout_tables_pass_the_renderer_schema_and_deploy_keeps_the_platforms
     spine = config_db(device_config(plan.backend.spines[0], ctx))
     assert "BREAKOUT_CFG" not in spine
     assert target_config(running, spine)["BREAKOUT_CFG"] == running["BREAKOUT_CFG"]   # the platform's elsewhere
+
+
+@pytest.mark.parametrize("model", ["generic-64x800g", "SN5600"])
+def test_the_other_51t_models_render_for_sonic_with_breakouts(model, sonic_models):
+    from conftest import load_example
+    from gpufabric.nos.sonic import yang as sonic_yang
+    from gpufabric.nos.sonic.config_db import config_db
+    spec = load_example("th5-lab")
+    spec["backend"]["leaf"]["model"] = spec["backend"]["spine"]["model"] = model
+    plan = build_plan(spec)
+    ctx = FabricContext(plan)
+    for dev in (plan.backend.leaves[0], plan.backend.spines[0]):
+        db = config_db(device_config(dev, ctx))
+        assert sonic_yang.validate(sonic_models, db, dev.name) == []
+    leaf = config_db(device_config(plan.backend.leaves[0], ctx))
+    assert leaf["BREAKOUT_CFG"][plan.backend.leaves[0].model.physical.ports[0][0]]["brkout_mode"].startswith("2x400G")
