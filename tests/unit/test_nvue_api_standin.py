@@ -4,6 +4,7 @@ API does, and a deploy that either takes effect whole or leaves the previous con
 import copy
 import json
 import ssl
+import time
 import urllib.error
 import urllib.request
 
@@ -67,6 +68,16 @@ def client(server, certs, password=PASSWORD, **kwargs):
     return NvueClient("leaf01", "127.0.0.1", USER, password, port=server.port, timeout=5, **kwargs)
 
 
+def ended(nvue, rev, running=("pending", "apply")):
+    """The revision's view once its state is no longer one of ``running`` (at most 5 s)."""
+    deadline = time.monotonic() + 5
+    view = nvue.revision(rev)
+    while view["state"] in running and time.monotonic() < deadline:
+        time.sleep(0.01)
+        view = nvue.revision(rev)
+    return view
+
+
 def raw(server, certs, method, path, body=None, auth=(USER, PASSWORD)):
     """One request as curl would send it; returns (status, JSON body or None)."""
     import base64
@@ -106,12 +117,7 @@ def test_revision_lifecycle_as_the_guide_shows_it(standin, certs):
     assert "99.99.99.99/32" not in raw(server, certs, "GET", "/interface/lo/ip/address?rev=applied")[1]
     status, view = raw(server, certs, "PATCH", "/revision/1", {"state": "apply", "auto-prompt": {"ays": "ays_yes"}})
     assert status == 200 and view["state"] == "apply"
-    view = client(server, certs).revision("1")  # polled as the guide's script does
-    for _ in range(100):
-        if view["state"] == "applied":
-            break
-        view = client(server, certs).revision("1")
-    assert view["state"] == "applied"
+    assert ended(client(server, certs), "1")["state"] == "applied"     # polled as the guide's script does
     assert raw(server, certs, "GET", "/interface/lo/ip/address?rev=applied")[1] == \
         {"10.32.0.1/32": {}, "99.99.99.99/32": {}}
     # an applied revision is history: it takes no more changes
@@ -149,11 +155,7 @@ def test_the_first_apply_prompts_and_fails_without_ays_yes(standin, certs):
     _switch, server = standin()
     rev = client(server, certs).create_revision()
     assert raw(server, certs, "PATCH", "/revision/%s" % rev, {"state": "apply"})[0] == 200
-    view = client(server, certs).revision(rev)
-    for _ in range(100):
-        if view["state"] != "apply":
-            break
-        view = client(server, certs).revision(rev)
+    view = ended(client(server, certs), rev)
     assert view["state"] == "ays_fail" and view["transition"]["issue"]["0"]["code"] == "client_timeout"
     status, body = raw(server, certs, "PATCH", "/revision/%s" % rev, {"state": "apply", "confirm": 60})
     assert status == 400 and "unknown key(s) confirm" in body["detail"]

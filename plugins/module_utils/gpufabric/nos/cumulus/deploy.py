@@ -35,6 +35,22 @@ def load_documents(text):
     return load_startup(text)
 
 
+def schema_gate(documents, hostname, release):
+    """[] or the problems of a startup.yaml against NVIDIA's NVUE object model of ``release``; None when this
+    home's schema gate is not installed. A release the installed models do not cover is a problem."""
+    try:
+        from . import schema
+    except ImportError:
+        return None
+    if not release:
+        return ["%s: startup.yaml names no Cumulus Linux release (header version): give the release" % hostname]
+    try:
+        schema.check_release(release, key="release")
+    except ValueError as exc:
+        return ["%s: %s" % (hostname, exc)]
+    return schema.problems(documents, hostname, release)
+
+
 def target_of(documents, hostname):
     """(header, configuration) of a startup.yaml: its `- set:` documents merged in order."""
     if not isinstance(documents, list):
@@ -179,4 +195,3 @@ def deploy(client, target, check=False, keep=DEFAULT_KEEP, timeout=180.0, poll=2
     except NvueError as exc:
         raise DeployError("%s: %s; ROLLBACK FAILED: %s" % (host, problem, exc)) from None
     raise DeployError("%s: %s; rolled back to the previous configuration (revision %s)" % (host, problem, back))
-

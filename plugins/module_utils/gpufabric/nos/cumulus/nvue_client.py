@@ -69,6 +69,9 @@ class NvueClient:
             self._context.check_hostname = False
             self._context.verify_mode = ssl.CERT_NONE
         self.ca_path = ca_path
+        # An opener of its own: no proxy from the environment between the controller and a switch's API.
+        self._opener = urllib.request.build_opener(urllib.request.ProxyHandler({}),
+                                                   urllib.request.HTTPSHandler(context=self._context))
 
     def request(self, method, path, body=None, query=None):
         url = self.base + path + ("?" + urllib.parse.urlencode(query) if query else "")
@@ -79,7 +82,7 @@ class NvueClient:
             req.add_header("Content-Type", "application/json")
         where = "%s %s" % (method, path + ("?" + urllib.parse.urlencode(query) if query else ""))
         try:
-            with urllib.request.urlopen(req, timeout=self.timeout, context=self._context) as resp:
+            with self._opener.open(req, timeout=self.timeout) as resp:
                 raw = resp.read()
         except urllib.error.HTTPError as exc:
             raise NvueError(self._http_error(exc, where)) from None

@@ -74,6 +74,7 @@ def schema_validator(release=DEFAULT_RELEASE):
     if schema is not None and release in schema.releases():
         def check(hostname, config):
             return schema.problems([{"set": config}], hostname, release, source="revision")
+        check("boot", {})  # the models load now, as a switch loads its object model when it boots, not mid-request
         return check
 
     def top_level(hostname, config):
@@ -127,6 +128,7 @@ class NvueSwitch:
         self.apply_seconds = apply_seconds
         self.prompt_first_apply = prompt_first_apply
         self.lock = threading.RLock()
+        self.apply_lock = threading.Lock()
         self.revisions = {}
         self.next_id = 1
         self.applied = self._read_startup()
@@ -227,40 +229,44 @@ class NvueSwitch:
             return 200, revision.view()
 
     def _apply(self, revision, answer):
-        time.sleep(self.apply_seconds / 2)
-        with self.lock:
-            revision.progress = "checking"
-            issues = dependency_issues(revision.config)
-            if issues:
-                revision.state = "invalid"
-                revision.progress = "Invalid config"
-                revision.issue = {str(n): {"code": "config_invalid", "data": {"location": loc, "reason": reason},
-                                           "message": "Config invalid at %s: %s" % (loc, reason), "severity": "error"}
-                                  for n, (loc, reason) in enumerate(issues)}
-                return
-            if self.prompt_first_apply and self.applies == 0 and answer != "ays_yes":
-                revision.state = "ays_fail"
-                revision.progress = "Aborted apply after warnings"
-                revision.issue = {"0": {"code": "client_timeout", "data": {},
-                                        "message": "Timeout while waiting for client response", "severity": "error"}}
-                return
-            revision.progress = "applying"
-        time.sleep(self.apply_seconds / 2)
-        with self.lock:
-            previous = copy.deepcopy(self.applied)
+        # NVUE applies one revision at a time; the switch's state stays readable (and polled) meanwhile.
+        with self.apply_lock:
+            time.sleep(self.apply_seconds / 2)
+            with self.lock:
+                revision.progress = "checking"
+                issues = dependency_issues(revision.config)
+                if issues:
+                    revision.state = "invalid"
+                    revision.progress = "Invalid config"
+                    revision.issue = {str(n): {"code": "config_invalid", "data": {"location": loc, "reason": reason},
+                                               "message": "Config invalid at %s: %s" % (loc, reason), "severity": "error"}
+                                      for n, (loc, reason) in enumerate(issues)}
+                    return
+                if self.prompt_first_apply and self.applies == 0 and answer != "ays_yes":
+                    revision.state = "ays_fail"
+                    revision.progress = "Aborted apply after warnings"
+                    revision.issue = {"0": {"code": "client_timeout", "data": {},
+                                            "message": "Timeout while waiting for client response", "severity": "error"}}
+                    return
+                revision.progress = "applying"
+                previous = copy.deepcopy(self.applied)
+                config = copy.deepcopy(revision.config)
+            time.sleep(self.apply_seconds / 2)
             try:
                 if self.applier is not None:
-                    self.applier(copy.deepcopy(revision.config), previous)
+                    self.applier(config, previous)
             except ApplyError as exc:
-                revision.state = "apply_fail"
-                revision.progress = "Apply failed; the previous configuration is still applied"
-                revision.issue = {"0": {"code": "apply_failed", "data": {}, "message": str(exc), "severity": "error"}}
+                with self.lock:
+                    revision.state = "apply_fail"
+                    revision.progress = "Apply failed; the previous configuration is still applied"
+                    revision.issue = {"0": {"code": "apply_failed", "data": {}, "message": str(exc), "severity": "error"}}
                 return
-            self.applied = copy.deepcopy(revision.config)
-            self.applied_id = revision.id
-            self.applies += 1
-            revision.state = "applied"
-            revision.progress = ""
+            with self.lock:
+                self.applied = config
+                self.applied_id = revision.id
+                self.applies += 1
+                revision.state = "applied"
+                revision.progress = ""
 
     def save(self, body):
         with self.lock:
@@ -330,7 +336,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         header = self.headers.get("Authorization", "")
         if header.startswith("Basic "):
             try:
-                user, _, password = base64.b64decode(header[6:]).decode().partition(":")
+                user, _sep, password = base64.b64decode(header[6:]).decode().partition(":")
             except ValueError:
                 return False
             return self.server.switch.authenticate(user, password)

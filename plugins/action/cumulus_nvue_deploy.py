@@ -1,0 +1,79 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpucluster.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Action gpucluster.fabric.cumulus_nvue_deploy: deploy one Cumulus Linux switch's startup.yaml through the
+NVUE REST API, from the controller, as the switch's own task (the flow is nos/cumulus/deploy.py)."""
+from __future__ import annotations
+
+from ansible.module_utils.common.parameters import remove_values
+from ansible.plugins.action import ActionBase
+
+ARGUMENT_SPEC = {
+    "startup": {"type": "path", "required": True},
+    "api_host": {"type": "str", "required": True},
+    "api_port": {"type": "int", "default": 8765},
+    "user": {"type": "str", "required": True},
+    "password": {"type": "str", "required": True, "no_log": True},
+    "validate_certs": {"type": "bool", "default": True},
+    "ca_path": {"type": "path"},
+    "keep": {"type": "list", "elements": "str"},
+    "timeout": {"type": "float", "default": 180.0},
+    "poll": {"type": "float", "default": 2.0},
+    "request_timeout": {"type": "float", "default": 30.0},
+    "save": {"type": "bool", "default": True},
+    "release": {"type": "str"},
+}
+
+
+class ActionModule(ActionBase):
+    TRANSFERS_FILES = False
+    _VALID_ARGS = frozenset(ARGUMENT_SPEC)
+
+    def run(self, tmp=None, task_vars=None):
+        result = super().run(tmp, task_vars)
+        _validation, args = self.validate_argument_spec(argument_spec=ARGUMENT_SPEC)
+        secret = {args["password"]}
+        try:
+            result.update(self._deploy(task_vars["inventory_hostname"], args))
+        finally:
+            # Nothing the switch or a library says may carry the password back into the output.
+            result = remove_values(result, secret)
+        return result
+
+    def _deploy(self, host, args):
+        from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos.cumulus import deploy
+        from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos.cumulus.nvue_client import (
+            NvueClient, NvueError)
+
+        try:
+            with open(args["startup"], encoding="utf-8") as f:
+                documents = deploy.load_documents(f.read())
+            header, target = deploy.target_of(documents, host)
+        except OSError as exc:
+            return {"failed": True, "msg": "%s: %s: %s" % (host, args["startup"], exc.strerror)}
+        except (ValueError, deploy.DeployError) as exc:
+            return {"failed": True, "msg": "%s: %s: %s" % (host, args["startup"], exc)}
+        release = args.get("release") or deploy.release_of(header)
+        out = {"release": release}
+        gate = deploy.schema_gate(documents, host, release)
+        if gate is None:
+            out["warnings"] = ["%s: the NVUE schema gate is not installed: %s is sent unchecked (the switch still "
+                               "checks it)" % (host, args["startup"])]
+        elif gate:
+            return dict(out, failed=True, msg="%s: startup.yaml refused by the NVUE object model of Cumulus Linux %s, "
+                        "nothing sent: %s" % (host, release, "; ".join(gate[:5])), problems=gate)
+        client = NvueClient(host, args["api_host"], args["user"], args["password"], port=args["api_port"],
+                            validate_certs=args["validate_certs"], ca_path=args.get("ca_path"),
+                            timeout=args["request_timeout"])
+        keep = deploy.DEFAULT_KEEP if args.get("keep") is None else tuple(args["keep"])
+        try:
+            report = deploy.deploy(client, target, check=self._task.check_mode, keep=keep, timeout=args["timeout"],
+                                   poll=args["poll"], save=args["save"])
+        except (deploy.DeployError, NvueError) as exc:
+            return dict(out, failed=True, msg=str(exc))
+        out["changed"] = report["changed"]
+        if report.get("revision"):
+            out["revision"] = report["revision"]
+        if self._task.diff and report["changed"]:
+            out["diff"] = report["diff"]
+        return out

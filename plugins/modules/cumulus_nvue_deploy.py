@@ -1,0 +1,109 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpucluster.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: cumulus_nvue_deploy
+short_description: Deploy a Cumulus Linux switch's NVUE startup.yaml through the NVUE REST API, with rollback
+version_added: 0.1.0
+description:
+  - Runs on the controller (an action plugin) as a task of the switch. Talks HTTPS to the switch's NVUE REST API
+    (Cumulus Linux 5.x, C(/nvue_v1), basic authentication), as NVIDIA's user guide describes it.
+  - Checks I(startup) against NVIDIA's NVUE object model of its release first (the collection's schema gate) and
+    sends nothing when it fails.
+  - Reads the applied configuration (C(rev=applied), C(filled=false)) and compares it with the target, the
+    C(set) documents of I(startup) plus whatever the switch has under I(keep) and the target does not set. Equal,
+    nothing is sent. In check mode, reports the difference (with C(--diff), as YAML) and sends nothing.
+  - Otherwise creates a revision, PATCHes the JSON merge patch from the applied configuration to the target
+    into it (C(null) unsets), applies it with C(auto-prompt) C(ays_yes) and polls its state for at most
+    I(timeout) seconds. Applied and equal to the target, the revision is saved (C(nv config save)) unless
+    I(save=false).
+  - A change the switch refuses (HTTP 400 naming the path, or a revision ending C(invalid), C(ays_fail),
+    C(apply_fail)) fails the task with NVUE's message, the previous configuration still running. Anything
+    failing after the configuration changed (an apply that did not end in time, a configuration other than the
+    target, a save that did not take) puts the configuration read before back (delete and root patch in a new
+    revision, applied and saved) and fails the task saying so.
+  - The password is never returned or shown (no_log).
+options:
+  startup:
+    description: The switch's NVUE C(startup.yaml) (a list of C(header) and C(set) documents), as the build renders it.
+    type: path
+    required: true
+  api_host:
+    description: Address or name of the switch's NVUE API.
+    type: str
+    required: true
+  api_port:
+    description: Port of the NVUE API (C(nv set system api port)).
+    type: int
+    default: 8765
+  user:
+    description: An account of the switch allowed to apply configuration (group C(nvapply)).
+    type: str
+    required: true
+  password:
+    description: Its password. Keep it in Ansible Vault.
+    type: str
+    required: true
+  validate_certs:
+    description: Check the switch's certificate and name. Turn off only for a lab switch with its self-signed certificate.
+    type: bool
+    default: true
+  ca_path:
+    description: A CA bundle (PEM) trusted for the switch's certificate; the system's trust store by default.
+    type: path
+  keep:
+    description:
+      - Dotted NVUE paths a deploy never unsets when the target does not set them.
+      - By default C(system.aaa), C(system.api), C(system.security), C(system.config) (accounts, the API itself, certificates).
+    type: list
+    elements: str
+  timeout:
+    description: Seconds an apply (and the save after it) may take before the switch is rolled back.
+    type: float
+    default: 180
+  poll:
+    description: Seconds between two reads of a revision's state.
+    type: float
+    default: 2
+  request_timeout:
+    description: Seconds one HTTP request may take.
+    type: float
+    default: 30
+  save:
+    description: Save the applied configuration as the startup configuration (C(nv config save)).
+    type: bool
+    default: true
+  release:
+    description: The Cumulus Linux release whose object model checks I(startup); by default the one its header names.
+    type: str
+author:
+  - gpucluster.fabric contributors (@gpucluster)
+"""
+
+EXAMPLES = r"""
+- name: Deploy a leaf's startup.yaml
+  gpucluster.fabric.cumulus_nvue_deploy:
+    startup: build/cumulus-lab/devices/{{ inventory_hostname }}/startup.yaml
+    api_host: "{{ ansible_host }}"
+    user: automation
+    password: "{{ vault_nvue_password }}"
+    ca_path: /etc/ssl/certs/fabric-ca.pem
+"""
+
+RETURN = r"""
+revision:
+  description: The NVUE revision the change was applied as.
+  returned: changed and not check mode
+  type: str
+release:
+  description: The Cumulus Linux release whose object model checked the file.
+  returned: always
+  type: str
+problems:
+  description: What the object model refused, one line each (switch, path, NVIDIA's type).
+  returned: the schema gate failed
+  type: list
+  elements: str
+"""

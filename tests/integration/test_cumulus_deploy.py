@@ -1,0 +1,178 @@
+"""The cumulus_deploy role through ansible-playbook against the NVUE REST API stand-in (a process serving HTTPS on
+loopback with a self-signed certificate the play trusts through cumulus_deploy_ca_path, certificate checking
+left on): --check --diff shows the NVUE difference and sends nothing, a deploy applies and saves, a second one
+changes nothing, a revision NVUE refuses leaves the previous one applied, wrong credentials name the switch,
+and the password is never printed."""
+import base64
+import json
+import os
+import ssl
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+import yaml
+
+from conftest import ROOT
+
+BIN = os.path.dirname(sys.executable)
+HOST = "cumulus-leaf01"
+USER, PASSWORD = "automation", "Vault-only-pw-7731"
+ACCOUNT = {"role": "system-admin", "hashed-password": "$6$stand-in$hash"}
+BOOT = {"system": {"hostname": "cumulus", "aaa": {"user": {USER: ACCOUNT}}}}
+TARGET = {"system": {"hostname": HOST},
+          "interface": {"lo": {"type": "loopback", "ip": {"address": {"10.32.0.4/32": {}}}},
+                        "swp1": {"type": "swp", "description": "cumulus-gpu0001 ens4np0",
+                                 "link": {"mtu": 9216, "state": {"up": {}}}, "ip": {"address": {"10.0.0.12/31": {}}}}},
+          "router": {"bgp": {"enable": "on", "autonomous-system": 64517, "router-id": "10.32.0.4"}}}
+HEADER = {"model": "SN5600", "nvue-api-version": "nvue_v1", "rev-id": 1.0, "version": "Cumulus Linux 5.14.0"}
+
+
+@pytest.fixture(scope="module")
+def switch(tmp_path_factory):
+    """The stand-in of one switch, booted from a startup.yaml holding only its account."""
+    sys.path.insert(0, os.path.join(ROOT, "plugins", "module_utils"))
+    from gpufabric.nos.cumulus.twin import nvue_api
+
+    state = tmp_path_factory.mktemp("switch")
+    cert, key = nvue_api.self_signed_certificate(str(state))
+    (state / "password").write_text(PASSWORD)
+    (state / "startup.yaml").write_text(yaml.safe_dump([{"header": HEADER}, {"set": BOOT}]))
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "plugins", "module_utils"))
+    proc = subprocess.Popen([sys.executable, "-m", "gpufabric.nos.cumulus.twin.nvue_api", "--hostname", HOST,
+                             "--user", USER, "--password-file", str(state / "password"), "--certfile", cert,
+                             "--keyfile", key, "--port", "0", "--port-file", str(state / "port"),
+                             "--startup", str(state / "startup.yaml")], env=env)
+    deadline = time.monotonic() + 180  # loading NVIDIA's object model takes a while
+    while not (state / "port").exists():
+        assert proc.poll() is None and time.monotonic() < deadline, "the NVUE stand-in did not start"
+        time.sleep(0.05)
+    yield {"port": int((state / "port").read_text()), "ca": cert, "dir": state}
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def applied(switch, rev="applied"):
+    req = urllib.request.Request("https://127.0.0.1:%d/nvue_v1/?rev=%s&filled=false" % (switch["port"], rev))
+    req.add_header("Authorization", "Basic " + base64.b64encode(("%s:%s" % (USER, PASSWORD)).encode()).decode())
+    with urllib.request.urlopen(req, context=ssl.create_default_context(cafile=switch["ca"]), timeout=10) as resp:
+        return json.loads(resp.read())
+
+
+def build(tmp_path, config):
+    device = tmp_path / "build" / "devices" / HOST
+    device.mkdir(parents=True, exist_ok=True)
+    (device / "structured.yml").write_text(yaml.safe_dump({"hostname": HOST, "role": "backend_leaf", "nos": "cumulus"}))
+    (device / "startup.yaml").write_text(yaml.safe_dump([{"header": HEADER}, {"set": config}], sort_keys=False))
+    return tmp_path / "build"
+
+
+def play(tmp_path, switch, build_root, *args, password=PASSWORD):
+    inventory = {"all": {"hosts": {HOST: {
+        "ansible_connection": "local", "ansible_python_interpreter": sys.executable,
+        "cumulus_deploy_api_host": "127.0.0.1", "cumulus_deploy_api_port": switch["port"],
+        "cumulus_deploy_user": USER, "cumulus_deploy_password": password,
+        "cumulus_deploy_ca_path": switch["ca"], "cumulus_deploy_poll": 0.1, "cumulus_deploy_apply_timeout": 30}}}}
+    (tmp_path / "hosts.yml").write_text(yaml.safe_dump(inventory))
+    (tmp_path / "play.yml").write_text("""- hosts: all
+  gather_facts: false
+  roles:
+    - role: gpucluster.fabric.cumulus_deploy
+      vars:
+        cumulus_deploy_build_root: %s
+        cumulus_deploy_expected_role: backend_leaf
+""" % build_root)
+    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"), ANSIBLE_NOCOLOR="1",
+               ANSIBLE_FORCE_COLOR="0", ANSIBLE_INVENTORY_ENABLED="yaml")
+    proc = subprocess.run([os.path.join(BIN, "ansible-playbook"), "-i", str(tmp_path / "hosts.yml"),
+                           str(tmp_path / "play.yml")] + list(args), cwd=ROOT, env=env, check=False,
+                          capture_output=True, text=True, timeout=300)
+    assert PASSWORD not in proc.stdout + proc.stderr and "wrong-pw-0000" not in proc.stdout + proc.stderr
+    return proc
+
+
+def recap(proc):
+    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith(HOST) and "changed=" in ln)
+    return {k: int(v) for k, v in (field.split("=") for field in line.split(":", 1)[1].split())}
+
+
+def kept(config):
+    out = json.loads(json.dumps(config))
+    out["system"]["aaa"] = BOOT["system"]["aaa"]
+    return out
+
+
+def test_cumulus_deploy_role_against_the_nvue_stand_in(tmp_path, switch):
+    root = build(tmp_path, TARGET)
+
+    checked = play(tmp_path, switch, root, "--check", "--diff", "-v")
+    assert checked.returncode == 0, checked.stdout[-3000:]
+    assert recap(checked)["changed"] == 1
+    diff = [ln.strip() for ln in checked.stdout.splitlines() if ln[:1] in "+-"]
+    assert "+ 10.0.0.12/31: {}".replace(" ", "") in [d.replace(" ", "") for d in diff], checked.stdout
+    assert "-hostname:cumulus" in [d.replace(" ", "") for d in diff] and "+hostname:%s" % HOST in [
+        d.replace(" ", "") for d in diff]
+    assert applied(switch) == BOOT                                       # check mode sent nothing
+
+    first = play(tmp_path, switch, root, "-vvv")
+    assert first.returncode == 0, first.stdout[-3000:]
+    assert recap(first)["changed"] == 1
+    assert applied(switch) == kept(TARGET) and applied(switch, "startup") == kept(TARGET)
+    saved = yaml.safe_load((switch["dir"] / "startup.yaml").read_text())
+    assert saved[1]["set"]["system"]["hostname"] == HOST                 # nv config save wrote the file
+
+    second = play(tmp_path, switch, root)
+    assert second.returncode == 0, second.stdout[-3000:]
+    assert recap(second)["changed"] == 0
+
+    # NVUE refuses the revision at apply (BGP enabled without a router-id): the previous one stays applied
+    refused = json.loads(json.dumps(TARGET))
+    del refused["router"]["bgp"]["router-id"]
+    refused["interface"]["swp1"]["description"] = "changed"
+    bad = play(tmp_path, switch, build(tmp_path, refused))
+    assert bad.returncode != 0 and recap(bad)["failed"] == 1
+    assert "%s: NVUE revision" % HOST in bad.stdout and "invalid: Config invalid at router.bgp.enable" in bad.stdout
+    assert "the previous configuration is still applied" in bad.stdout
+    assert applied(switch) == kept(TARGET)
+
+    denied = play(tmp_path, switch, build(tmp_path, TARGET), "-vvv", password="wrong-pw-0000")
+    assert denied.returncode != 0
+    assert "%s: NVUE API refused the credentials of user 'automation' (401 Unauthorized)" % HOST in denied.stdout
+    assert applied(switch) == kept(TARGET)
+
+
+def test_certificate_checking_stays_on_without_a_ca_bundle(tmp_path, switch):
+    root = build(tmp_path, TARGET)
+    inventory_ca = switch["ca"]
+    try:
+        switch["ca"] = ""
+        proc = play(tmp_path, switch, root)
+    finally:
+        switch["ca"] = inventory_ca
+    assert proc.returncode != 0
+    assert "%s: the certificate of https://127.0.0.1:%d/nvue_v1 is not trusted" % (HOST, switch["port"]) in proc.stdout
+
+
+def test_deploy_yml_gives_each_switch_the_role_of_its_nos():
+    """Every deploy play of playbooks/deploy.yml runs sonic_deploy for a switch whose fabric.nos is not cumulus
+    and cumulus_deploy for one whose it is, told the same fabric role, in the same rolling order."""
+    from jinja2 import Environment
+
+    with open(os.path.join(ROOT, "playbooks", "deploy.yml")) as f:
+        plays = yaml.safe_load(f)
+    deploys = [p for p in plays if any(r.get("role") == "gpucluster.fabric.sonic_deploy" for r in p.get("roles", ()))]
+    assert len(deploys) == 9
+    env = Environment()
+    for p in deploys:
+        roles = {r["role"].rsplit(".", 1)[1]: r for r in p["roles"]}
+        assert set(roles) == {"sonic_deploy", "cumulus_deploy"}, p["name"]
+        assert roles["sonic_deploy"]["vars"]["sonic_deploy_expected_role"] == \
+            roles["cumulus_deploy"]["vars"]["cumulus_deploy_expected_role"]
+        for hostvars, runs in (({"fabric": {"nos": "cumulus"}}, "cumulus_deploy"), ({"fabric": {"nos": "sonic"}}, "sonic_deploy"),
+                               ({}, "sonic_deploy")):
+            chosen = [name for name, r in roles.items()
+                      if env.compile_expression(r["when"])(**hostvars)]
+            assert chosen == [runs], (p["name"], hostvars)
+    assert "cumulus_deploy_build_root" in deploys[0]["vars"]
