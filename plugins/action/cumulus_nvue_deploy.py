@@ -5,6 +5,10 @@
 NVUE REST API, from the controller, as the switch's own task (the flow is nos/cumulus/deploy.py)."""
 from __future__ import annotations
 
+import json
+import os
+import tempfile
+
 from ansible.module_utils.common.parameters import remove_values
 from ansible.plugins.action import ActionBase
 
@@ -22,6 +26,8 @@ ARGUMENT_SPEC = {
     "request_timeout": {"type": "float", "default": 30.0},
     "save": {"type": "bool", "default": True},
     "release": {"type": "str"},
+    "state_file": {"type": "path"},
+    "overwrite_changes": {"type": "bool", "default": False},
 }
 
 
@@ -66,14 +72,35 @@ class ActionModule(ActionBase):
                             validate_certs=args["validate_certs"], ca_path=args.get("ca_path"),
                             timeout=args["request_timeout"])
         keep = deploy.DEFAULT_KEEP if args.get("keep") is None else tuple(args["keep"])
+        state_file = args.get("state_file")
+        recorded = None
+        if state_file and not args["overwrite_changes"]:
+            try:
+                with open(state_file, encoding="utf-8") as f:
+                    recorded = json.load(f).get("fingerprint")
+            except FileNotFoundError:
+                pass  # never deployed from here: nothing to compare with
+            except (OSError, ValueError) as exc:
+                return dict(out, failed=True, msg="%s: %s: %s: remove it to deploy without the check" % (host, state_file, exc))
         try:
             report = deploy.deploy(client, target, check=self._task.check_mode, keep=keep, timeout=args["timeout"],
-                                   poll=args["poll"], save=args["save"])
+                                   poll=args["poll"], save=args["save"], recorded=recorded)
         except (deploy.DeployError, NvueError) as exc:
             return dict(out, failed=True, msg=str(exc))
+        if state_file and not self._task.check_mode:
+            _write_json(state_file, {"fingerprint": report["fingerprint"]})
         out["changed"] = report["changed"]
         if report.get("revision"):
             out["revision"] = report["revision"]
         if self._task.diff and report["changed"]:
             out["diff"] = report["diff"]
         return out
+
+
+def _write_json(path, data):
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".%s." % os.path.basename(path))
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+    os.replace(tmp, path)

@@ -24,6 +24,7 @@ description:
     failing after the configuration changed (an apply that did not end in time, a configuration other than the
     target, a save that did not take) puts the configuration read before back (delete and root patch in a new
     revision, applied and saved) and fails the task saying so.
+  - With I(state_file), a switch changed since the last deploy from here is refused, untouched (see I(overwrite_changes)).
   - The password is never returned or shown (no_log).
 options:
   startup:
@@ -78,6 +79,16 @@ options:
   release:
     description: The Cumulus Linux release whose object model checks I(startup); by default the one its header names.
     type: str
+  state_file:
+    description:
+      - Where the deploy records a fingerprint (digests per object, no values) of the configuration it left on the switch.
+      - When it exists, a switch whose applied configuration no longer matches it (changed by hand or by another tool
+        since) is refused, naming the changed objects, and nothing is sent. Not written in check mode.
+    type: path
+  overwrite_changes:
+    description: Deploy over a configuration changed since the last deploy (the change is lost).
+    type: bool
+    default: false
 author:
   - gpucluster.fabric contributors (@gpucluster)
 """

@@ -2,7 +2,7 @@
 loopback with a self-signed certificate the play trusts through cumulus_deploy_ca_path, certificate checking
 left on): --check --diff shows the NVUE difference and sends nothing, a deploy applies and saves, a second one
 changes nothing, a revision NVUE refuses leaves the previous one applied, wrong credentials name the switch,
-and the password is never printed."""
+a switch changed by hand since the last deploy is refused untouched, and the password is never printed."""
 import base64
 import json
 import os
@@ -54,11 +54,29 @@ def switch(tmp_path_factory):
     proc.wait(timeout=10)
 
 
-def applied(switch, rev="applied"):
-    req = urllib.request.Request("https://127.0.0.1:%d/nvue_v1/?rev=%s&filled=false" % (switch["port"], rev))
+def api(switch, method, path, body=None):
+    req = urllib.request.Request("https://127.0.0.1:%d/nvue_v1%s" % (switch["port"], path), method=method,
+                                 data=None if body is None else json.dumps(body).encode())
     req.add_header("Authorization", "Basic " + base64.b64encode(("%s:%s" % (USER, PASSWORD)).encode()).decode())
+    req.add_header("Content-Type", "application/json")
     with urllib.request.urlopen(req, context=ssl.create_default_context(cafile=switch["ca"]), timeout=10) as resp:
-        return json.loads(resp.read())
+        data = resp.read()
+        return json.loads(data) if data else None
+
+
+def applied(switch, rev="applied"):
+    return api(switch, "GET", "/?rev=%s&filled=false" % rev)
+
+
+def by_hand(switch, patch):
+    """A change made on the switch outside the deploy (nv set ...; nv config apply)."""
+    rev = next(iter(api(switch, "POST", "/revision")))
+    api(switch, "PATCH", "/?rev=%s" % rev, patch)
+    api(switch, "PATCH", "/revision/%s" % rev, {"state": "apply", "auto-prompt": {"ays": "ays_yes"}})
+    deadline = time.monotonic() + 10
+    while api(switch, "GET", "/revision/%s" % rev)["state"] != "applied":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
 
 
 def build(tmp_path, config):
@@ -141,6 +159,18 @@ def test_cumulus_deploy_role_against_the_nvue_stand_in(tmp_path, switch):
     assert denied.returncode != 0
     assert "%s: NVUE API refused the credentials of user 'automation' (401 Unauthorized)" % HOST in denied.stdout
     assert applied(switch) == kept(TARGET)
+
+    # changed by hand since the last deploy: refused untouched, naming what changed, unless told to overwrite
+    by_hand(switch, {"system": {"hostname": "renamed-by-hand"}, "interface": {"swp1": {"description": "by hand"}}})
+    drifted = play(tmp_path, switch, build(tmp_path, TARGET))
+    assert drifted.returncode != 0
+    assert "%s: the configuration running on the switch changed since the last deploy (interface.swp1, " \
+        "system.hostname)" % HOST in drifted.stdout
+    assert applied(switch)["system"]["hostname"] == "renamed-by-hand"
+    overwritten = play(tmp_path, switch, build(tmp_path, TARGET), "-e", "cumulus_deploy_overwrite_changes=true")
+    assert overwritten.returncode == 0 and recap(overwritten)["changed"] == 1, overwritten.stdout[-3000:]
+    assert applied(switch) == kept(TARGET)
+    assert recap(play(tmp_path, switch, build(tmp_path, TARGET)))["changed"] == 0
 
 
 def test_certificate_checking_stays_on_without_a_ca_bundle(tmp_path, switch):

@@ -281,3 +281,20 @@ def test_target_of_a_startup_file():
     assert config == {"system": {"hostname": "a"}, "router": {"bgp": {"enable": "on"}}}
     with pytest.raises(cumulus_deploy.DeployError, match="a: startup.yaml document 1: one key"):
         cumulus_deploy.target_of([{"unset": {}}], "a")
+
+
+def test_a_switch_changed_since_the_last_deploy_is_refused_untouched(standin, certs):
+    switch, server = standin()
+    nvue = client(server, certs)
+    recorded = cumulus_deploy.deploy(nvue, TARGET, poll=0.02)["fingerprint"]
+    assert cumulus_deploy.deploy(nvue, TARGET, poll=0.02, recorded=recorded) == \
+        dict(cumulus_deploy.deploy(nvue, TARGET, poll=0.02), changed=False)
+    rev = nvue.create_revision()
+    nvue.patch(rev, {"interface": {"lo": {"ip": {"address": {"10.99.0.1/32": {}}}}}})
+    nvue.apply(rev, timeout=5, poll=0.02)
+    by_hand = nvue.config("applied")
+    with pytest.raises(cumulus_deploy.DeployError, match=r"^leaf01: the configuration running on the switch changed "
+                       r"since the last deploy \(interface.lo\), by hand"):
+        cumulus_deploy.deploy(nvue, TARGET, poll=0.02, recorded=recorded)
+    assert nvue.config("applied") == by_hand and sorted(switch.revisions) == ["1", "2"]   # no revision made
+    assert "10.99.0.1" not in json.dumps(recorded)     # digests only, no values

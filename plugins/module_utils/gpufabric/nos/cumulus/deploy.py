@@ -118,6 +118,31 @@ def with_kept(target, applied, keep):
     return out
 
 
+def fingerprint(config, depth=2):
+    """{dotted path: digest} of a configuration's objects down to ``depth`` keys: what a deploy records of the
+    configuration it left, to tell later whether someone changed the switch since (no value is kept)."""
+    import hashlib
+    import json
+
+    out = {}
+
+    def walk(node, keys):
+        if len(keys) == depth or not isinstance(node, dict) or not node:
+            out[".".join(keys)] = hashlib.sha256(json.dumps(node, sort_keys=True).encode()).hexdigest()[:16]
+            return
+        for key, value in node.items():
+            walk(value, keys + [str(key)])
+
+    walk(config, [])
+    return out
+
+
+def changed_since(recorded, config):
+    """The paths whose objects differ between a recorded fingerprint and ``config``."""
+    now = fingerprint(config)
+    return sorted(p for p in set(recorded) | set(now) if recorded.get(p) != now.get(p))
+
+
 def yaml_text(config):
     import yaml
 
@@ -151,17 +176,27 @@ def _wait_for(read, want, timeout, poll):
         time.sleep(poll)
 
 
-def deploy(client, target, check=False, keep=DEFAULT_KEEP, timeout=180.0, poll=2.0, save=True):
+def deploy(client, target, check=False, keep=DEFAULT_KEEP, timeout=180.0, poll=2.0, save=True, recorded=None):
     """Bring the switch behind ``client`` to ``target`` (a configuration: the merged `set` documents).
-    Returns a dict: changed, revision, diff (before/after YAML). Raises DeployError with the whole story."""
+    ``recorded``: the fingerprint the last deploy left; a switch changed since is refused, untouched.
+    Returns a dict: changed, revision, diff (before/after YAML), fingerprint (of what now runs).
+    Raises DeployError with the whole story."""
     host = client.hostname
     applied = client.config("applied")
+    if recorded:
+        changed = changed_since(recorded, applied)
+        if changed:
+            raise DeployError("%s: the configuration running on the switch changed since the last deploy (%s%s), by "
+                              "hand or by another tool; nothing sent: put the change in the spec, or set "
+                              "cumulus_deploy_overwrite_changes=true to replace it with the build"
+                              % (host, ", ".join(changed[:8]), " and %d more" % (len(changed) - 8) if len(changed) > 8 else ""))
     desired = with_kept(target, applied, keep)
     patch = merge_patch(applied, desired)
     result = {"changed": patch is not None, "diff": {"before": yaml_text(applied), "after": yaml_text(desired),
                                                      "before_header": "%s (NVUE applied)" % host,
                                                      "after_header": "%s (build)" % host}}
     if patch is None or check:
+        result["fingerprint"] = fingerprint(applied)
         return result
     rev = client.create_revision()
     result["revision"] = rev
@@ -187,6 +222,7 @@ def deploy(client, target, check=False, keep=DEFAULT_KEEP, timeout=180.0, poll=2
         if not _wait_for(lambda: client.config("startup"), desired, timeout, poll):
             problem = "NVUE revision %s is applied but the startup configuration did not follow (nv config save)" % rev
     if problem is None:
+        result["fingerprint"] = fingerprint(desired)
         return result
     if client.config("applied") == applied:
         raise DeployError("%s: %s; the previous configuration is still applied" % (host, problem))
