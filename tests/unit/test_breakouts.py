@@ -139,3 +139,9 @@ def test_the_other_51t_models_render_for_sonic_with_breakouts(model, sonic_model
         assert sonic_yang.validate(sonic_models, db, dev.name) == []
     leaf = config_db(device_config(plan.backend.leaves[0], ctx))
     assert leaf["BREAKOUT_CFG"][plan.backend.leaves[0].model.physical.ports[0][0]]["brkout_mode"].startswith("2x400G")
+
+
+def test_the_summary_names_each_tiers_breakouts(plan):
+    from gpufabric.summary import render_text
+    assert plan.summary["backend"]["breakouts"] == {"leaf": "32 ports 2x400G(8)"}
+    assert "backend breakouts (per switch): leaf 32 ports 2x400G(8)" in render_text(plan.summary)

@@ -37,6 +37,9 @@ def summarize(plan):
     if be.tiers == 4:
         backend.update(zones=sizing.backend_zones, pods_per_zone=be.pods_per_zone,
                        core_switches_per_plane=be.cores_per_plane)
+    broken = breakouts(be)
+    if broken:   # only then, so a fabric without breakouts summarizes as before
+        backend["breakouts"] = broken
     out = {
         "cluster": plan.spec["cluster"]["name"],
         "gpus": sizing.servers * sizing.rails,
@@ -71,6 +74,20 @@ def summarize(plan):
             "spine_sizing": spine_sizing(fe, 2 * sizing.leaf_pairs, fe.max_leaves // 2 * sizing.servers_per_pair,
                                          "frontend"),
         }
+    return out
+
+
+def breakouts(clos):
+    """{tier: "32 ports 2x400G(8)"} for each tier of ``clos`` whose switches break ports out."""
+    out = {}
+    for tier, model in (("leaf", clos.leaf_model), ("spine", clos.spine_model), ("superspine", clos.super_model),
+                        ("core", clos.core_model)):
+        modes = getattr(model, "modes", None) or {}
+        counts = {}
+        for mode in modes.values():
+            counts[mode] = counts.get(mode, 0) + 1
+        if counts:
+            out[tier] = ", ".join("%d ports %s" % (n, mode) for mode, n in sorted(counts.items()))
     return out
 
 
@@ -127,6 +144,8 @@ def render_text(summary):
     ]
     if b.get("spine_sizing"):
         lines.append("backend spines: " + b["spine_sizing"])
+    if b.get("breakouts"):
+        lines.append("backend breakouts (per switch): " + "; ".join("%s %s" % kv for kv in b["breakouts"].items()))
     if "rack_power" in summary:
         lines.append(rack_power_text(summary["rack_power"]))
     if "frontend" in summary:

@@ -38,6 +38,8 @@ def render_summary(plan, cables, settings):
     ]
     if b.get("spine_sizing"):
         facts.append(("Spines", b["spine_sizing"]))
+    if b.get("breakouts"):
+        facts.append(("Breakouts (per switch)", "; ".join("%s: %s" % kv for kv in b["breakouts"].items())))
     if "rack_power" in s:
         from ..summary import rack_power_text
         facts.append(("Rack power", rack_power_text(s["rack_power"])[len("racks: "):]))
