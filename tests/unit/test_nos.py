@@ -75,3 +75,10 @@ def test_loopback_lag_and_vlan_names_follow_the_platform(monkeypatch):
     assert spine["loopback"]["name"] == "lo9"
     assert leaf["mclag"]["peer_link"] == "bond1" and {c["name"] for c in leaf["port_channels"]} >= {"bond101"}
     assert oob["management"]["interface"] == "vlan10"
+
+
+def test_every_nos_with_a_home_has_platform_facts():
+    for name in nos.names():
+        facts = nos.platform(name)
+        assert {"interface_name", "mgmt_interface", "loopback", "lag", "vlan_interface"} <= set(facts)
+        assert nos.ansible_network_os(name)
