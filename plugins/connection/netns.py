@@ -16,6 +16,9 @@ description:
     device's FRR pathspace (C(/etc/frr/<namespace>), C(/run/frr/<namespace>)), so C(vtysh) and
     C(frr-reload.py) need no C(-N). A namespace without FRR sees empty C(/etc/frr) and C(/run/frr), never the
     controller's own.
+  - On a SONiC switch of the twin, C(/etc/sonic) is the switch's own C(/etc/sonic/<namespace>) (its config_db.json
+    and checkpoints) and SONiC's C(config), C(show), C(sonic-cfggen) and C(sonic-db-cli) come first on C(PATH),
+    working on the switch's CONFIG_DB in its own redis.
   - Files are copied through the controller's filesystem with the same mapping of C(/etc/frr) and C(/run/frr).
 options:
   netns:
@@ -43,6 +46,8 @@ from ansible.errors import AnsibleConnectionFailure, AnsibleFileNotFound
 from ansible.plugins.connection import ConnectionBase
 
 FRR_PATHS = ("/etc/frr", "/run/frr", "/var/run/frr")
+# Where the twin writes SONiC's commands for its SONiC switches (module_utils gpufabric/nos/sonic/twin/plane.py).
+SONIC_BIN = "/run/gpufabric-sonic/bin"
 
 
 def pathspace(netns):
@@ -53,6 +58,9 @@ def pathspace(netns):
 def map_path(netns, path):
     """The controller path of ``path`` as the device sees it."""
     path = os.path.normpath(path)
+    sonic = os.path.join("/etc/sonic", netns)
+    if (path == "/etc/sonic" or path.startswith("/etc/sonic/")) and os.path.isdir(sonic):
+        return sonic + path[len("/etc/sonic"):]
     for prefix, target in pathspace(netns).items():
         if path == prefix or path.startswith(prefix + "/"):
             if not os.path.isdir(target):
@@ -70,6 +78,11 @@ def wrapper(netns):
     for prefix, target in (("/etc/frr", "/etc/frr/" + netns), ("/run/frr", "/run/frr/" + netns)):
         lines.append("if [ -d %s ]; then mount --bind %s %s; else mount -t tmpfs gpufabric-twin %s; fi || exit 97"
                      % (shlex.quote(target), shlex.quote(target), prefix, prefix))
+    # A SONiC switch of the twin: its own /etc/sonic (config_db.json, checkpoints, the redis it uses) and
+    # SONiC's commands (config, show, sonic-cfggen, sonic-db-cli) first on PATH, as on the switch.
+    sonic = "/etc/sonic/" + netns
+    lines.append("if [ -d %s ]; then mount --bind %s /etc/sonic && PATH=%s:$PATH && export PATH; fi || exit 97"
+                 % (shlex.quote(sonic), shlex.quote(sonic), SONIC_BIN))
     lines.append('exec /bin/sh -c "$0"')
     return "; ".join(lines)
 

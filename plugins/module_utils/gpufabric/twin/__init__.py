@@ -58,7 +58,8 @@ def preflight():
     if os.geteuid() != 0:
         return "the twin needs root (network namespaces, veth pairs, FRR)"
     for path, what in ((daemons.FRR_SBIN + "/zebra", "FRR (apt-get install frr)"), ("/usr/bin/vtysh", "FRR's vtysh"),
-                       ("/usr/sbin/lldpd", "lldpd (apt-get install lldpd)"), ("/usr/sbin/lldpcli", "lldpcli")):
+                       ("/usr/sbin/lldpd", "lldpd (apt-get install lldpd)"), ("/usr/sbin/lldpcli", "lldpcli"),
+                       ("/usr/bin/redis-server", "redis-server, the SONiC switches' databases (apt-get install redis-server)")):
         if not os.path.exists(path):
             return "%s is missing: %s" % (path, what)
     return None
@@ -74,7 +75,9 @@ def up(twin, wait=True, timeout=90.0, frr_config="rendered"):
         raise TwinError(problem)
     previous = read_state(twin.cluster)
     # Namespaces the twin no longer has (a tenant VRF gone from a leaf) go first, with their FRR.
-    changes = remove_namespaces(sorted(set((previous or {}).get("namespaces", ())) - set(twin.namespaces)))
+    gone = sorted(set((previous or {}).get("namespaces", ())) - set(twin.namespaces))
+    from ..nos.sonic.twin import plane
+    changes = plane.remove(state_dir(twin.cluster), gone) + remove_namespaces(gone)
     _write_state(twin, previous)
     changes += _raise_neigh_limits(twin)
     changes += network.apply_links(twin)
@@ -87,12 +90,25 @@ def up(twin, wait=True, timeout=90.0, frr_config="rendered"):
     changes += network.apply_routing(twin)
     changes += apply_port_acls(twin)
     changes += daemons.lldpd_apply(state_dir(twin.cluster), namespaces)
+    changes += _sonic_apply(twin)
     report = {"changed": bool(changes), "changes": changes, "namespaces": len(twin.namespaces),
               "cables": len(twin.veths)}
     if wait and frr_config != "blank":
         report["converged"] = wait_converged(twin, timeout)
     report["seconds"] = round(time.monotonic() - started, 2)
     return report
+
+
+def _sonic_apply(twin):
+    """Each SONiC switch's management plane: its /etc/sonic, redis with CONFIG_DB, SONiC's commands."""
+    from ..nos.sonic.twin import plane
+    from ..nos.sonic.twin.redis_db import RedisError
+    switches = [(ns.name, ns.sonic[1], plane.switch_facts(ns.sonic[0], ns.sonic[1]))
+                for ns in (twin.namespaces[n] for n in sorted(twin.namespaces)) if ns.sonic]
+    try:
+        return plane.apply(state_dir(twin.cluster), switches)
+    except RedisError as exc:
+        raise TwinError(str(exc))
 
 
 def remove_namespaces(names):
@@ -280,7 +296,9 @@ def down(cluster, extra_namespaces=()):
     started = time.monotonic()
     state = read_state(cluster) or {}
     names = set(state.get("namespaces", ())) | set(extra_namespaces)
-    changes = network.delete_namespaces(names)
+    from ..nos.sonic.twin import plane
+    changes = plane.remove(state_dir(cluster), sorted(names))
+    changes += network.delete_namespaces(names)
     for ns in sorted(names):
         for path in (daemons.frr_dir(ns), daemons.frr_run_dir(ns)):
             if os.path.exists(path):
@@ -318,6 +336,8 @@ def leftovers(cluster, names):
                 found.append(path)
     if os.path.exists(state_dir(cluster)):
         found.append(state_dir(cluster))
+    from ..nos.sonic.twin import plane
+    found += plane.leftovers(names)
     if os.path.exists(NEIGH_SAVED) and not [n for n in os.listdir(STATE_ROOT) if n != os.path.basename(NEIGH_SAVED)]:
         found.append("raised neighbour-table thresholds (%s)" % NEIGH_SAVED)
     for pid in os.listdir("/proc"):

@@ -49,7 +49,7 @@ class Iface:
 
 class Namespace:
     __slots__ = ("name", "role", "ifaces", "routes", "rules", "sysctls", "frr_conf", "frr_daemons", "lldp_ports",
-                 "acl_nft")
+                 "acl_nft", "sonic")
 
     def __init__(self, name, role):
         self.name = name
@@ -62,6 +62,7 @@ class Namespace:
         self.frr_daemons = ()
         self.lldp_ports = []
         self.acl_nft = None     # a switch's port ACLs as an nft script (twin/nftables.py)
+        self.sonic = None       # a SONiC switch's (model name, rendered config_db): its management plane
 
     def add(self, iface):
         if iface.name in self.ifaces:
@@ -170,6 +171,8 @@ def switch_namespaces(twin, dev, files, cabled):
     if conf is None:
         raise TwinError("%s: no rendered devices/%s/frr.conf in the build" % (dev.name, dev.name))
     ns.frr_conf = conf
+    if dev.nos == "sonic":
+        ns.sonic = (dev.model.name, _config_db(files, dev.name))
     try:
         vrfs = vrf.add_vrfs(twin, ns, _config_db(files, dev.name), files, Iface)
     except ValueError as exc:

@@ -1,0 +1,122 @@
+"""The SONiC management plane of the twin's switches: each SONiC switch gets its own /etc/sonic, a redis-server
+with its databases (CONFIG_DB loaded from config_db.json, as at boot) and SONiC's commands on its PATH.
+
+    /etc/sonic/<host>/                 the switch's /etc/sonic (the netns connection binds it there)
+    /run/gpufabric-twin/<cluster>/<host>/redis.sock, redis.pid, redis.log
+    /run/gpufabric-sonic/bin/          config, show, sonic-cfggen, sonic-db-cli (the connection puts it on PATH)
+
+The redis-server runs in the switch's namespace, so 127.0.0.1:6379 there is the switch's own, as on SONiC.
+"""
+import json
+import os
+import shutil
+import sys
+
+from . import redis_db
+from .configdb import RedisConfigDb
+
+ETC_ROOT = "/etc/sonic"
+BIN_DIR = "/run/gpufabric-sonic/bin"
+COMMANDS = ("config", "show", "sonic-cfggen", "sonic-db-cli")
+# The release whose rules the twin's `config` commands apply (gcu_releases.yml), as SONiC's build_version.
+BUILD_VERSION = "SONiC.202511.0-gpufabric-twin"
+# Where the YANG models come from: GPUFABRIC_SONIC_YANG_MODELS, else the reference copy beside a checkout.
+YANG_ENV = "GPUFABRIC_SONIC_YANG_MODELS"
+
+
+def etc_dir(host):
+    return os.path.join(ETC_ROOT, host)
+
+
+def yang_models():
+    if os.environ.get(YANG_ENV):
+        return os.environ[YANG_ENV]
+    here = os.path.dirname(os.path.abspath(__file__))
+    for up in range(5, 9):
+        candidate = os.path.join(here, *([".."] * up), "shared", "sonic-reference", "yang-models")
+        if os.path.isdir(candidate):
+            return os.path.realpath(candidate)
+    return "/usr/local/yang-models"
+
+
+def switch_facts(model_name, config_db):
+    """{"asic_type", "hwsku", "platform"} of a switch model, from nos/sonic/platforms.yml; "" when not there."""
+    from ..platform import facts as platform_facts
+    facts = platform_facts(model_name)
+    hwsku = facts.get("hwsku", "")
+    # GCU reads asic_type from sonic_version.yml; Mellanox SKUs are named Mellanox-*/ACS-*, the rest here are Broadcom.
+    asic_type = "mellanox" if hwsku.startswith(("Mellanox-", "ACS-")) else "broadcom"
+    return {"asic_type": asic_type, "hwsku": hwsku, "platform": facts.get("platform", "")}
+
+
+def boot_config(config_db, facts):
+    """The config_db.json a switch boots with: the rendered one, with the hwsku and platform a switch's own
+    DEVICE_METADATA carries."""
+    config = json.loads(json.dumps(config_db))
+    meta = config.setdefault("DEVICE_METADATA", {}).setdefault("localhost", {})
+    for key in ("hwsku", "platform"):
+        if facts.get(key):
+            meta.setdefault(key, facts[key])
+    return config
+
+
+def _write_commands():
+    os.makedirs(BIN_DIR, exist_ok=True)
+    module_utils = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))))
+    changed = False
+    for name in COMMANDS:
+        text = ("#!%s\n# SONiC's %s on a twin switch (gpufabric nos/sonic/twin/cli.py).\nimport sys\n"
+                "sys.path.insert(0, %r)\nfrom gpufabric.nos.sonic.twin.cli import main\nsys.exit(main(sys.argv))\n"
+                % (sys.executable, name, module_utils))
+        path = os.path.join(BIN_DIR, name)
+        try:
+            with open(path, encoding="utf-8") as f:
+                if f.read() == text:
+                    continue
+        except OSError:
+            pass
+        with open(path + ".tmp", "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(path + ".tmp", 0o755)
+        os.replace(path + ".tmp", path)
+        changed = True
+    return changed
+
+
+def apply(state_dir, switches):
+    """Start what is missing: ``switches`` is [(host, config_db, facts)]. Returns the changes made."""
+    changes = []
+    problem = redis_db.missing()
+    if problem:
+        raise redis_db.RedisError("the twin's SONiC switches need redis: " + problem)
+    if switches and _write_commands():
+        changes.append("SONiC commands written to %s" % BIN_DIR)
+    for host, config_db, facts in switches:
+        etc, run = etc_dir(host), os.path.join(state_dir, host)
+        redis_db.switch_files(etc, run, facts["asic_type"], BUILD_VERSION, yang_models(),
+                              config_db=boot_config(config_db, facts))
+        if redis_db.start(run, netns=host):
+            with open(os.path.join(etc, "config_db.json"), encoding="utf-8") as f:
+                RedisConfigDb(redis_db.paths(run)["socket"]).load(json.load(f))
+            changes.append("%s: redis started, CONFIG_DB loaded from /etc/sonic/config_db.json" % host)
+    return changes
+
+
+def remove(state_dir, hosts):
+    """Stop the switches' redis and remove their /etc/sonic (and the commands with the last SONiC switch)."""
+    runs = {os.path.join(state_dir, host): host for host in hosts}
+    changes = ["%s: redis stopped" % runs[run] for run in redis_db.stop(sorted(runs))]
+    for host in hosts:
+        if redis_db.remove_switch_files(etc_dir(host)):
+            changes.append("removed %s" % etc_dir(host))
+    if os.path.isdir(ETC_ROOT) and not os.listdir(ETC_ROOT):
+        os.rmdir(ETC_ROOT)
+    if not os.path.isdir(ETC_ROOT) and os.path.isdir(os.path.dirname(BIN_DIR)):
+        shutil.rmtree(os.path.dirname(BIN_DIR), ignore_errors=True)
+        changes.append("removed %s" % os.path.dirname(BIN_DIR))
+    return changes
+
+
+def leftovers(hosts):
+    return sorted(etc_dir(h) for h in hosts if os.path.exists(etc_dir(h)))

@@ -1,0 +1,133 @@
+"""sonic_deploy's CONFIG_DB half on a twin leaf, through SONiC's own commands (nos/sonic/twin): the role reads
+`show runningconfiguration all`, takes `config checkpoint`, runs `config replace` and `config save -y`; a
+second run changes nothing; a change whose BGP gate fails is rolled back with `config rollback`, CONFIG_DB
+equal to the checkpoint again.
+
+Needs root, FRR, lldpd and redis-server (`make setup`); skipped with the reason otherwise. About 2 minutes;
+run under the twin lock (`flock /tmp/gpufabric-twin.lock pytest tests/twin/test_sonic_configdb_twin.py`).
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from gpufabric import build, specfile, twin
+from gpufabric.plan import build_plan
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+REASON = twin.preflight()
+pytestmark = pytest.mark.skipif(REASON is not None, reason="virtual twin: %s" % REASON)
+LEAF = "lab-r0-leaf01"
+CHECKPOINT = "/etc/sonic/%s/checkpoints/gpufabric-pre-deploy.cp.json" % LEAF
+
+
+@pytest.fixture(scope="module")
+def lab():
+    plan = build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", "lab", "lab.topology.yml")))
+    wanted = twin.build_twin(plan, build.render_all(plan))
+    twin.down(wanted.cluster, wanted.namespaces)
+    twin.up(wanted, timeout=60)
+    yield plan, wanted
+    twin.down(wanted.cluster, wanted.namespaces)
+
+
+def configdb():
+    from gpufabric.nos.sonic.twin.configdb import RedisConfigDb
+    return RedisConfigDb(os.path.join(twin.state_dir("lab"), LEAF, "redis.sock"))
+
+
+def write_build(plan, directory, edit=None):
+    files = build.render_all(plan, devices=[LEAF] + [e.peer.name for e in plan.device(LEAF).bgp_ends()])
+    for rel, text in files.items():
+        path = directory / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    if edit:
+        edit(directory, files)
+    return files
+
+
+def deploy(build_root, tmp_path):
+    play = tmp_path / "deploy_one.yml"
+    play.write_text(yaml.safe_dump([{"name": "Deploy one switch from a given build", "hosts": LEAF, "gather_facts": False,
+                                     "roles": [{"role": "gpucluster.fabric.sonic_deploy",
+                                                "vars": {"sonic_deploy_build_root": str(build_root),
+                                                         "sonic_deploy_config_db": True,
+                                                         "sonic_deploy_bgp_timeout": 8}}]}]))
+    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"), ANSIBLE_FORCE_COLOR="0")
+    proc = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), "-i",
+                           os.path.join(ROOT, "inventories", "lab-twin"), str(play)],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
+    changed = re.search(r"^%s\s+: ok=\d+\s+changed=(\d+)" % LEAF, proc.stdout, re.M)
+    return proc, int(changed.group(1)) if changed else None
+
+
+def test_checkpoint_replace_save_then_nothing_to_do(lab, tmp_path):
+    plan, _wanted = lab
+    db = configdb()
+    db.set_entry("PORT", "Ethernet8", dict(db.get_config()["PORT"]["Ethernet8"], description="edited by hand"))
+    before = db.get_config()
+    write_build(plan, tmp_path / "build")
+    proc, changed = deploy(tmp_path / "build", tmp_path)
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert changed and changed > 0
+    with open(CHECKPOINT) as f:
+        assert json.load(f) == before                          # the checkpoint is CONFIG_DB before the change
+    running = db.get_config()
+    assert running["PORT"]["Ethernet8"].get("description") != "edited by hand"
+    with open("/etc/sonic/%s/config_db.json" % LEAF) as f:      # config save -y
+        assert json.load(f) == running
+    proc, changed = deploy(tmp_path / "build", tmp_path)
+    assert proc.returncode == 0 and changed == 0, proc.stdout[-3000:]
+
+
+def test_failed_gate_rolls_configdb_back_to_the_checkpoint(lab, tmp_path):
+    plan, wanted = lab
+
+    def mtu_and_no_aggregate(directory, files):
+        path = directory / "devices" / LEAF / "config_db.json"
+        config = json.loads(path.read_text())
+        config["PORT"]["Ethernet8"]["mtu"] = "9100"
+        path.write_text(json.dumps(config))
+        summary = yaml.safe_load(files["devices/%s/structured.yml" % LEAF])["bgp"]["summaries"][0]
+        frr = directory / "devices" / LEAF / "frr.conf"
+        frr.write_text(frr.read_text().replace("  aggregate-address %s summary-only\n" % summary, ""))
+
+    before = configdb().get_config()
+    write_build(plan, tmp_path / "build", mtu_and_no_aggregate)
+    proc, _changed = deploy(tmp_path / "build", tmp_path)
+    assert proc.returncode != 0
+    assert "change rolled back (config_db to checkpoint gpufabric-pre-deploy" in proc.stdout, proc.stdout[-3000:]
+    with open(CHECKPOINT) as f:
+        checkpoint = json.load(f)
+    assert checkpoint["PORT"]["Ethernet8"]["mtu"] != "9100"
+    after = configdb().get_config()
+    assert json.dumps(after, sort_keys=True) == json.dumps(checkpoint, sort_keys=True) == json.dumps(before, sort_keys=True)
+    twin.wait_converged(wanted, 60)
+
+
+def test_buffer_profile_change_stops_before_the_checkpoint_with_gcus_refusal(lab, tmp_path):
+    plan, _wanted = lab
+
+    def headroom(directory, _files):
+        path = directory / "devices" / LEAF / "config_db.json"
+        config = json.loads(path.read_text())
+        profile = sorted(p for p in config["BUFFER_PROFILE"] if p.startswith("pg_lossless_"))[0]
+        config["BUFFER_PROFILE"][profile]["xoff"] = str(int(config["BUFFER_PROFILE"][profile]["xoff"]) + 1024)
+        path.write_text(json.dumps(config))
+
+    if os.path.exists(CHECKPOINT):
+        os.remove(CHECKPOINT)
+    before = configdb().get_config()
+    write_build(plan, tmp_path / "build", headroom)
+    proc, _changed = deploy(tmp_path / "build", tmp_path)
+    assert proc.returncode != 0
+    assert "nothing changed (no checkpoint taken): SONiC's config replace would refuse replace /BUFFER_PROFILE/pg_lossless_" in proc.stdout
+    assert ("Modification of BUFFER_PROFILE table is illegal- validating function generic_config_updater."
+            "field_operation_validators.buffer_profile_config_update_validator returned False") in proc.stdout
+    assert not os.path.exists(CHECKPOINT)
+    assert configdb().get_config() == before

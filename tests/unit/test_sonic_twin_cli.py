@@ -1,0 +1,125 @@
+"""SONiC's commands on a twin switch over a real redis-server: the deploy's sequence (checkpoint, replace, save,
+rollback) with SONiC's output and exit codes, refusals leaving CONFIG_DB as it was, and the redis encoding
+SONiC uses (CONFIG_DB is database 4, lists in "field@")."""
+import copy
+import io
+import json
+import os
+
+import pytest
+
+from conftest import ROOT, YANG_MODELS, needs_sonic_yang
+
+pytest.importorskip("jsonpatch", reason="the SONiC twin needs jsonpatch (requirements.txt)")
+needs_sonic_yang()
+
+from gpufabric.nos.sonic.twin import cli, redis_db  # noqa: E402
+
+if redis_db.missing():
+    pytest.skip(redis_db.missing(), allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def leaf():
+    with open(os.path.join(ROOT, "tests/golden/lab/rendered/devices/lab-r0-leaf01/config_db.json")) as f:
+        config = json.load(f)
+    config["DEVICE_METADATA"]["localhost"].update(hwsku="DellEMC-Z9332f-O32", platform="x86_64-dellemc_z9332f_d1508-r0")
+    return config
+
+
+@pytest.fixture
+def switch(tmp_path, leaf):
+    """A switch's /etc/sonic and its redis, CONFIG_DB loaded from config_db.json as at boot."""
+    etc, run = str(tmp_path / "etc-sonic"), str(tmp_path / "run")
+    redis_db.switch_files(etc, run, "broadcom", "SONiC.202511.0-twin", YANG_MODELS, config_db=leaf)
+    assert redis_db.start(run) is True
+    assert redis_db.start(run) is False          # idempotent
+    code, _out, _err = run_cmd(etc, "config", "reload", "-y")
+    assert code == 0
+    yield etc
+    assert redis_db.stop([run]) == [run]
+    assert not redis_db.alive(run)
+
+
+def run_cmd(etc, *argv, answer=None):
+    out, err = io.StringIO(), io.StringIO()
+    code = cli.main(list(argv), etc_sonic=etc, out=out, err=err, stdin=lambda: answer)
+    return code, out.getvalue(), err.getvalue()
+
+
+def running(etc):
+    code, out, _err = run_cmd(etc, "sonic-cfggen", "-d", "--print-data")
+    assert code == 0
+    return json.loads(out)
+
+
+def test_configdb_in_database_4_with_sonic_encoding(switch, leaf):
+    code, out, _err = run_cmd(switch, "sonic-db-cli", "CONFIG_DB", "HGET", "PORT|Ethernet0", "mtu")
+    assert (code, out) == (0, leaf["PORT"]["Ethernet0"]["mtu"] + "\n")
+    table, field = next((k, f) for k, row in leaf["ACL_TABLE"].items() for f, v in row.items() if isinstance(v, list))
+    code, out, _err = run_cmd(switch, "sonic-db-cli", "CONFIG_DB", "HGET", "ACL_TABLE|" + table, field + "@")
+    assert out.strip() == ",".join(leaf["ACL_TABLE"][table][field])
+    assert run_cmd(switch, "sonic-db-cli", "APPL_DB", "DBSIZE")[1] == "0\n"
+    assert running(switch) == leaf
+    code, out, _err = run_cmd(switch, "show", "runningconfiguration", "all")
+    assert json.loads(out) == leaf
+    assert run_cmd(switch, "sonic-cfggen", "-d", "-v", "DEVICE_METADATA.localhost.hwsku")[1] == "DellEMC-Z9332f-O32\n"
+
+
+def test_checkpoint_replace_save_rollback(switch, leaf, tmp_path):
+    assert run_cmd(switch, "config", "checkpoint", "gpufabric-pre-deploy") == (0, "Checkpoint created successfully.\n", "")
+    assert json.loads(run_cmd(switch, "config", "list-checkpoints")[1]) == ["gpufabric-pre-deploy"]
+    target = copy.deepcopy(leaf)
+    target["PORT"]["Ethernet8"]["mtu"] = "9100"
+    path = tmp_path / "target.json"
+    path.write_text(json.dumps(target))
+    assert run_cmd(switch, "config", "replace", str(path)) == (0, "Config replaced successfully.\n", "")
+    assert running(switch) == target
+    code, out, err = run_cmd(switch, "config", "save")                    # no -y and no answer: click aborts
+    assert (code, err) == (1, "Aborted!\n")
+    code, out, err = run_cmd(switch, "config", "save", "-y")
+    assert code == 0
+    with open(os.path.join(switch, "config_db.json")) as f:
+        text = f.read()
+    assert json.loads(text) == target and text == json.dumps(cli.sort_dict(target), indent=4)
+    assert run_cmd(switch, "config", "rollback", "gpufabric-pre-deploy") == (0, "Config rolled back successfully.\n", "")
+    with open(os.path.join(switch, "checkpoints", "gpufabric-pre-deploy.cp.json")) as f:
+        assert json.dumps(running(switch), sort_keys=True) == json.dumps(json.load(f), sort_keys=True)
+    assert run_cmd(switch, "config", "delete-checkpoint", "gpufabric-pre-deploy")[0] == 0
+    code, out, err = run_cmd(switch, "config", "rollback", "gpufabric-pre-deploy")
+    assert code == 2 and err == ('Failed to rollback config\nUsage: config rollback [OPTIONS] CHECKPOINT_NAME\n'
+                                 'Try "config rollback -h" for help.\n\nError: Checkpoint \'gpufabric-pre-deploy\' does not exist\n')
+
+
+def test_refused_replace_and_patch_leave_configdb_as_it_was(switch, leaf, tmp_path):
+    target = copy.deepcopy(leaf)
+    target["BUFFER_POOL"]["ingress_lossless_pool"]["size"] = "1000"
+    path = tmp_path / "target.json"
+    path.write_text(json.dumps(target))
+    code, out, err = run_cmd(switch, "config", "replace", "--dry-run", str(path))   # the same checks, no write
+    assert code == 2 and out == "** DRY RUN EXECUTION **\n" and "BUFFER_POOL table is illegal" in err
+    code, _out, err = run_cmd(switch, "config", "replace", str(path))
+    assert code == 2
+    assert err.startswith("Failed to replace config\nUsage: config replace [OPTIONS] TARGET_FILE_PATH\n")
+    assert err.endswith("Error: Modification of BUFFER_POOL table is illegal- validating function generic_config_updater."
+                        "field_operation_validators.rdma_config_update_validator returned False\n")
+    patch = tmp_path / "patch.json"
+    patch.write_text(json.dumps([{"op": "replace", "path": "/PORT/Ethernet8/mtu", "value": "99999"}]))
+    code, _out, err = run_cmd(switch, "config", "apply-patch", str(patch))
+    assert code == 2 and err.startswith("Failed to apply patch due to: Failed to apply patch on the following scopes:\n"
+                                        "- localhost: Given patch will produce invalid config. Error: ")
+    assert running(switch) == leaf
+    patch.write_text(json.dumps([{"op": "replace", "path": "/PORT/Ethernet8/admin_status", "value": "down"}]))
+    assert run_cmd(switch, "config", "apply-patch", "-d", str(patch)) == (
+        0, "** DRY RUN EXECUTION **\nPatch applied successfully.\n", "")
+    assert running(switch) == leaf
+    assert run_cmd(switch, "config", "apply-patch", str(patch)) == (0, "Patch applied successfully.\n", "")
+    assert run_cmd(switch, "sonic-db-cli", "CONFIG_DB", "HGET", "PORT|Ethernet8", "admin_status")[1] == "down\n"
+
+
+def test_a_redis_that_is_down_is_one_line(switch, tmp_path):
+    redis_db.stop([str(tmp_path / "run")])
+    code, _out, err = run_cmd(switch, "config", "checkpoint", "x")
+    assert code == 1 and err.startswith("config: ") and len(err.splitlines()) == 1
+    assert not os.path.exists(os.path.join(switch, "checkpoints", "x.cp.json"))
+    redis_db.start(str(tmp_path / "run"))
