@@ -4,7 +4,7 @@
 """Action gpucluster.fabric.spare_plan: check a hot-spare swap on the controller and say which switches it changes."""
 from __future__ import annotations
 
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.day2 import spares
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.structured import switches_of_swap
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.tenants.state import assignment_for
 from ansible_collections.gpucluster.fabric.plugins.plugin_utils.planned_action import PlannedAction
 
@@ -22,5 +22,5 @@ class ActionModule(PlannedAction):
         unswapped = self.plan(dict(common, restore=[failed]), task_vars)[1]
         for plan in (swapped, unswapped):
             assignment_for(plan, build_dir)   # the spare takes the failed server's tenant in the running assignment
-        result.update(changed=False, switches=spares.switches_of_swap(swapped, unswapped))
+        result.update(changed=False, switches=switches_of_swap(swapped, unswapped))
         return result

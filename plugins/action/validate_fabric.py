@@ -12,8 +12,8 @@ from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.valida
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate import report as reports
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.napalm_state import collect_napalm
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.runner import command_collector, validate
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.transport import (
-    NetnsTransport, SshTransport, twin_lldp_socket)
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.twin import NetnsTransport, twin_lldp_socket
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.transport import SshTransport
 from ansible_collections.gpucluster.fabric.plugins.plugin_utils.planned_action import PlannedAction
 
 NETNS_CONNECTION = "gpucluster.fabric.netns"

@@ -38,7 +38,7 @@ def bench_validate():
     from gpufabric.build import render_all
     from gpufabric.plan import build_plan
     from gpufabric.validate.runner import command_collector, validate
-    from gpufabric.validate.transport import NetnsTransport, twin_lldp_socket
+    from gpufabric.twin import NetnsTransport, twin_lldp_socket
 
     cluster = "vt"
     plan = build_plan(_lab_as(cluster))

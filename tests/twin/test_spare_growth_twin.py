@@ -17,8 +17,8 @@ import time
 import pytest
 import yaml
 
-from gpufabric import build, plan as planning, specfile, twin
-from gpufabric.day2 import growth, spares
+from gpufabric import build, plan as planning, specfile, structured, twin
+from gpufabric.day2 import growth
 from gpufabric.tenants import parse_assignment, plan_servers
 from gpufabric.tenants.state import assignment_for, write_running
 from gpufabric.twin.traffic import Pair, loss_flow
@@ -103,7 +103,7 @@ def test_spare_swap_and_back(fabric):
     plan = plan_of(inventory, build_dir)
     swapped = planning.build_plan(dict(spec(4), maintenance={"replaced": {"spr-gpu0001": "spr-gpu0002"}}))
     assignment_for(swapped, build_dir)
-    switches = spares.switches_of_swap(swapped, plan)
+    switches = structured.switches_of_swap(swapped, plan)
     rail_leaves = {e.peer.name for e in plan.device("spr-gpu0001").ends() if e.link.network == "backend"}
     # The failed server's rail leaves, and the leaves of tenant alpha's other server (their ACLs name the spare).
     other = {e.peer.name for e in plan.device("spr-gpu0003").ends() if e.link.network == "backend"}

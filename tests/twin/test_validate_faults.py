@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.join(ROOT, "plugins", "module_utils"))
 from gpufabric.build import render_all  # noqa: E402
 from gpufabric.plan import build_plan  # noqa: E402
 from gpufabric.validate.runner import command_collector, validate  # noqa: E402
-from gpufabric.validate.transport import NetnsTransport, twin_lldp_socket  # noqa: E402
+from gpufabric.twin import NetnsTransport, twin_lldp_socket  # noqa: E402
 
 CLUSTER = "vt"
 

@@ -10,7 +10,7 @@ from gpufabric.day2 import spares
 from gpufabric.errors import SpecError
 from gpufabric.export import hostvars, inventory_groups
 from gpufabric.plan import build_plan
-from gpufabric.structured import structured_configs
+from gpufabric.structured import structured_configs, switches_of_swap
 from gpufabric.tenants import attach, attached, parse_assignment, plan_servers
 from gpufabric.validate.expect import Expectation
 
@@ -113,7 +113,7 @@ def test_the_spare_takes_the_failed_servers_tenant():
 
 
 def test_a_spare_stands_in_in_vrf_mode_with_the_tenant_ids():
-    from gpufabric.structured import structured_configs
+    from gpufabric.structured import structured_configs, switches_of_swap
     plan = build_plan(lab(1, {"lab-gpu0001": "lab-gpu0002"}))
     data = {"isolation": "vrf", "tenants": {"alpha": {"id": 3, "servers": ["lab-gpu0001", "lab-gpu0003"]}}}
     attach(plan, parse_assignment(data, plan_servers(plan)))
@@ -166,9 +166,9 @@ def test_the_measured_reach_of_a_swapped_plan_is_the_stand_ins():
 def test_the_switches_of_a_swap_follow_the_tenants():
     swapped, plain = build_plan(lab(1, {"lab-gpu0001": "lab-gpu0002"})), build_plan(lab(1))
     rail_leaves = sorted({e.peer.name for e in plain.device("lab-gpu0001").ends() if e.link.network == "backend"})
-    assert spares.switches_of_swap(swapped, plain) == rail_leaves
+    assert switches_of_swap(swapped, plain) == rail_leaves
     data = {"isolation": "acl", "tenants": {"alpha": {"servers": ["lab-gpu0001", "lab-gpu0003"]}}}
     for plan in (swapped, plain):
         attach(plan, parse_assignment(data, plan_servers(plan)))
     other = {e.peer.name for e in plain.device("lab-gpu0003").ends() if e.link.network == "backend"}
-    assert spares.switches_of_swap(swapped, plain) == sorted(set(rail_leaves) | other)
+    assert switches_of_swap(swapped, plain) == sorted(set(rail_leaves) | other)

@@ -1,9 +1,11 @@
 """The cluster spec: every key declared once. docs/spec.md is generated from this file."""
+from .datafiles import load
 from .errors import SpecError
+from .inventory_keys import PLUGIN_KEYS
 from .nos import DEFAULT_NOS, names as nos_names
 from .roles import HOST_KINDS, SWITCH_ROLES
 from .schema_types import (Addr, AsnRange, Bool, Choice, Int, List, MapOf, Net, Num, Optional, Section, Str,
-                           to_markdown)
+                           json_schema, to_markdown)
 
 DESIGNS = ("rail_optimized", "rail_planes", "rail_only", "top_of_rack")
 
@@ -385,7 +387,6 @@ def check_relations(spec):
             raise SpecError("%s.server_mtu" % network, "%d is above the switch MTU %s.mtu %d: servers would send "
                             "frames the switches drop; use at most %d (or raise %s.mtu)" % (
                                 section["server_mtu"], network, section["mtu"], section["mtu"], network))
-    from .datafiles import load
     profiles = sorted(load("qos_profiles"))
     name = spec["switch_config"]["qos_profile"]
     if name not in profiles:
@@ -408,8 +409,6 @@ SCHEMA_ID = "https://github.com/gpucluster/fabric/raw/main/docs/topology.schema.
 
 def reference_json_schema():
     """The spec's JSON Schema, from the same declaration as docs/spec.md (make docs writes both)."""
-    from .inventory_keys import PLUGIN_KEYS
-    from .schema_types import json_schema
     schema = json_schema(SPEC)
     schema["type"] = "object"
     # The inventory plugin's own options (caching, constructed groups) share the file; Ansible checks them.

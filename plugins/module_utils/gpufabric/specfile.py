@@ -8,8 +8,11 @@ import glob
 import os
 import re
 
+from .day2.drain import with_drain
+from .day2.spares import with_swap
 from .errors import SpecError
 from .inventory_keys import PLUGIN_KEYS
+from .plan import build_plan
 
 SUFFIXES = (".topology.yml", ".topology.yaml")
 
@@ -155,9 +158,6 @@ def plan_spec_file(path, drain=(), undrain=(), replace=None, restore=()):
     """The plan of a spec file; a spec error names the file, line and column of its key. ``drain`` and
     ``undrain`` change maintenance.drained for this plan only (playbooks/drain.yml), ``replace``
     ({failed: spare}) and ``restore`` (failed servers) maintenance.replaced (playbooks/spare.yml)."""
-    from .day2.drain import with_drain
-    from .day2.spares import with_swap
-    from .plan import build_plan
     stat = os.stat(path)
     key = (os.path.realpath(path), stat.st_mtime_ns, stat.st_size, tuple(drain), tuple(undrain),
            tuple(sorted((replace or {}).items())), tuple(restore))

@@ -2,8 +2,9 @@
 from .roles import ALL_ROLES
 
 
-def summarize(plan):
-    """Counts by role and rail, links per tier, oversubscription, capacity."""
+def summarize(plan, rack_power=None):
+    """Counts by role and rail, links per tier, oversubscription, capacity; ``rack_power`` the racks' use
+    (plan/racks.py, computed by the plan when the spec declares racks)."""
     sizing = plan.sizing
     roles = dict.fromkeys(ALL_ROLES, 0)
     by_rail = {}
@@ -52,9 +53,8 @@ def summarize(plan):
         "backend": backend,
         "racks": len(plan.racks),
     }
-    if plan.spec.get("racks"):   # only then, so a spec without it summarizes as before
-        from .plan.racks import rack_power
-        out["rack_power"] = rack_power(plan)
+    if rack_power is not None:   # only with racks in the spec, so a spec without it summarizes as before
+        out["rack_power"] = rack_power
     spares = sum(1 for d in plan.servers if d.spare)
     if spares:   # only then, so a spec without spares summarizes as before
         out["hot_spares"] = {"servers": spares, "per_scalable_unit": plan.spec["servers"]["spares_per_unit"],

@@ -15,8 +15,11 @@ ID whose ends changed, or one that disappeared, means recabling, which growth sh
 """
 import csv
 import io
+import json
+import os
 
 from ..docs.markdown import count, table
+from ..plan import build_plan
 
 ENDS = ("a_device", "a_port", "b_device", "b_port")
 DEVICE_FILES = "devices/"
@@ -109,7 +112,6 @@ def render_delta(cluster, delta, switches, new_devices):
 def read_build(root):
     """{relative path: text} of the files of build ``root`` growth compares: devices/*/*, the cabling plan
     and plan.json."""
-    import os
     out = {}
     for rel in ("docs/cabling.csv", "plan.json"):
         path = os.path.join(root, rel)
@@ -127,9 +129,6 @@ def read_build(root):
 def compare_builds(old_files, new_files, new_plan):
     """What growth from the build ``old_files`` to ``new_files`` (the build of ``new_plan``) changes:
     {"delta", "changed", "must", "new_devices", "unexpected", "missing", "document"}."""
-    import json
-
-    from ..plan import build_plan
     if "plan.json" not in old_files or "docs/cabling.csv" not in old_files:
         raise ValueError("the previous build has no plan.json or docs/cabling.csv: build the old spec there first")
     old_plan = build_plan(json.loads(old_files["plan.json"])["spec"])

@@ -94,12 +94,3 @@ def server_state(plan, dev):
         out["replaced_by"] = plan.replaced[dev.name]
     return out
 
-
-def switches_of_swap(swapped, unswapped):
-    """Sorted switches whose structured config differs between the plan with a swap and the plan without it
-    (each with the running tenant assignment attached): the failed server's rail leaves, and with tenants the
-    leaves whose tenant ACLs name the failed server's or the spare's addresses. A swap and its restore touch
-    the same switches."""
-    from ..structured import structured_configs
-    before, after = structured_configs(unswapped), structured_configs(swapped)
-    return sorted(h for h in after if before.get(h) != after[h])

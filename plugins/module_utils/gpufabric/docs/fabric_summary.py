@@ -1,5 +1,6 @@
 """summary.md: the fabric in numbers (tiers, oversubscription, bisection bandwidth, ECMP width)
 and the design comparison."""
+from ..summary import rack_power_text
 from ..tenants import attached
 from ..tenants.view import tenant_rows
 from .comparison import compare, render_comparison
@@ -41,7 +42,6 @@ def render_summary(plan, cables, settings):
     if b.get("breakouts"):
         facts.append(("Breakouts (per switch)", "; ".join("%s: %s" % kv for kv in b["breakouts"].items())))
     if "rack_power" in s:
-        from ..summary import rack_power_text
         facts.append(("Rack power", rack_power_text(s["rack_power"])[len("racks: "):]))
     if "hot_spares" in s:
         h = s["hot_spares"]

@@ -9,11 +9,11 @@ from ..ipam import cidr, fmt
 from .bgp import bgp_config
 from .context import FabricContext
 from .interfaces import breakouts, ethernet_interfaces
+from .isolation import tenant_isolation
 from .management import management_config, services_config
 from .mclag import mclag_config
 from .oob import mgmt_interface, oob_config
 from .qos import qos_config
-from .tenant_acl import tenant_isolation
 from .tenant_vrf import announces_host_routes
 
 __all__ = ["FabricContext", "device_config", "structured_configs"]
@@ -108,3 +108,12 @@ def structured_configs(plan, names=None):
             out[name]["bgp"]["drain"] = drain_config(out[name]["bgp"]["asn"])
     shut_failed_ports(plan, out)
     return out
+
+
+def switches_of_swap(swapped, unswapped):
+    """Sorted switches whose structured config differs between the plan with a swap and the plan without it
+    (each with the running tenant assignment attached): the failed server's rail leaves, and with tenants the
+    leaves whose tenant ACLs name the failed server's or the spare's addresses. A swap and its restore touch
+    the same switches."""
+    before, after = structured_configs(unswapped), structured_configs(swapped)
+    return sorted(h for h in after if before.get(h) != after[h])

@@ -101,16 +101,3 @@ def tenant_acl(leaf, plan, tenant, bound):
             "ports": [port for port, _server, _base, _sp in bound],
             "servers": sorted({server.name for _port, server, _base, _sp in bound}), "rules": rules}
 
-
-def tenant_isolation(leaf, plan):
-    """The leaf's ``tenant_isolation`` section, or None when the plan has no tenant assignment."""
-    by_tenant = ports_by_tenant(leaf, plan)
-    if by_tenant is None:
-        return None
-    mode = attached(plan).isolation
-    if mode == "vrf":
-        from .tenant_vrf import vrf_isolation
-        return vrf_isolation(leaf, plan, by_tenant)
-    acls = [tenant_acl(leaf, plan, tenant, by_tenant[tenant])
-            for tenant in sorted(by_tenant, key=lambda t: (t == FREE_POOL, t))]
-    return {"mode": mode, "acls": acls}

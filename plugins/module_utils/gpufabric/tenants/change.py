@@ -8,7 +8,7 @@ Each phase touches only the leaves whose isolation config differs from the phase
 running assignment (the fabric is not isolated yet), one `isolate` phase applies the new one: it only
 ever takes reachability away, so no order is needed.
 """
-from ..structured.tenant_acl import tenant_isolation
+from ..structured.isolation import tenant_isolation
 from . import FREE_POOL, Assignment, attach
 
 

@@ -16,6 +16,8 @@ from . import daemons, kernel, network, nftables
 from .vrf import is_vrf_namespace_of
 from .desired import Twin, TwinError, build_twin, cabled_ports, switch_namespaces   # noqa: F401  (public API)
 from .run import run_many
+from .transport import NetnsTransport
+from ..validate.runner import command_collector, validate
 
 STATE_ROOT = "/run/gpufabric-twin"
 # The machine's neighbour-table thresholds before the first twin raised them (twin/kernel.py): one file
@@ -26,6 +28,11 @@ LLDPD_CHROOT = "/run/lldpd"
 
 def state_dir(cluster):
     return os.path.join(STATE_ROOT, cluster)
+
+
+def twin_lldp_socket(cluster, host):
+    """The twin's lldpd control socket for ``host`` (twin/daemons.py decides where it lives)."""
+    return daemons.lldpd_paths(state_dir(cluster), host)["socket"]
 
 
 def _state_path(cluster):
@@ -213,8 +220,6 @@ def apply_port_acls(twin):
 def verify(plan, networks=("backend", "frontend")):
     """The running twin against the plan: the validation runner (validate/) over the netns transport,
     the same checks a real fabric gets. Sources a twin lacks (SONiC config_db, optics) SKIP."""
-    from ..validate.runner import command_collector, validate
-    from ..validate.transport import NetnsTransport, twin_lldp_socket
     cluster = plan.summary["cluster"]
     transport = NetnsTransport(lldp_socket=lambda host: twin_lldp_socket(cluster, host))
     return validate(plan, command_collector(lambda host: transport), networks=networks)

@@ -7,6 +7,10 @@ from ..ipam import cidr
 from ..plan.model import ROUTED_TIERS
 from ..roles import SERVER_LIKE_ROLES
 from ..spec import port_mtu
+from ..structured.context import FabricContext
+from ..structured.tenant_vrf import announces_host_routes
+from ..tenants import attached
+from ..tenants.reach import Reach, rail_nics
 
 
 # Up to this many servers every pair of NICs is probed; above it a sample that covers every path.
@@ -85,7 +89,6 @@ class Expectation:
 
     def host_routes_announced(self):
         """Whether leaves announce their server /31s beside the summary (tenant VRF mode)."""
-        from ..structured.tenant_vrf import announces_host_routes
         return announces_host_routes(self.plan)
 
     def reachable(self, leaf, other):
@@ -96,7 +99,6 @@ class Expectation:
 
     def qos(self):
         """The planned RoCE treatment of every backend port: {"trust", "pfc", "ecn", "dscp_to_tc"}."""
-        from ..structured.context import FabricContext
         profile = FabricContext(self.plan).qos
         return {"trust": profile["trust"], "pfc": sorted(profile["pfc_priorities"]),
                 "ecn": sorted(profile["ecn_queues"]),
@@ -105,8 +107,6 @@ class Expectation:
     def _tenant_reach(self):
         """(Reach, {(server, address): Nic}) of the running tenant assignment, or None without one."""
         if not hasattr(self, "_reach"):
-            from ..tenants import attached
-            from ..tenants.reach import Reach, rail_nics
             assignment = attached(self.plan)
             self._reach = None if assignment is None else (Reach(self.plan, assignment), {
                 (n.server, n.address): n for nics in rail_nics(self.plan).values() for n in nics})

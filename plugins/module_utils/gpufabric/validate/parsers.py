@@ -8,6 +8,8 @@ The fixtures under tests/unit/fixtures/validate/ are real outputs of these comma
 import json
 import re
 
+from ..server.mellanox import parse_mlnx_qos
+
 
 def _json(text, default):
     text = (text or "").strip()
@@ -142,7 +144,6 @@ def sysfs_values(text):
 def mlnx_qos(text):
     """`mlnx_qos -i IF` -> {"trust", "pfc": [priorities with PFC on]}, or None when it is not mlnx_qos output
     (the tool is absent). The parsing itself is the server role's (server/mellanox.py)."""
-    from ..server.mellanox import parse_mlnx_qos
     try:
         parsed = parse_mlnx_qos(text or "")
     except ValueError:

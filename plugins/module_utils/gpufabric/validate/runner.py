@@ -1,7 +1,7 @@
 """Validation of a cluster against its plan: collect every device once (concurrently, bounded), run the
 checks over the shared state, and time it.
 
-    report = validate(plan, collector=command_collector(NetnsTransport(...)), max_workers=8)
+    report = validate(plan, collector=command_collector(lambda device: SshTransport(...)), max_workers=8)
 """
 import resource
 import time
@@ -22,7 +22,7 @@ def command_collector(transport_for):
         # One probe per server covers every pair a check reads (rail reachability, tenant isolation).
         pairs = [probe[:2] for probe in expect.reach_probes(dev.name)] if "reach" in sources else ()
         return collect_commands(transport_for(dev.name), dev.name, dev.role, sources, nics,
-                                probe_command(pairs) if pairs else None)
+                                probe_command(pairs) if pairs else None, nos_name=dev.nos)
     return collect
 
 

@@ -11,6 +11,7 @@ import time
 
 from .. import nos
 from . import parsers
+from . import probe as probe_script
 from .transport import Command, CommandFailed, Unavailable
 
 SWITCH_COMMANDS = {
@@ -92,8 +93,7 @@ def _interfaces(links, sysfs):
 def probe_command(pairs, timeout=2.0):
     """A shell command running validate/probe.py for [(source address, destination address)]: ICMP
     from each source address, one process for all (needs root, hence sudo -n when not root)."""
-    from . import probe
-    with open(os.path.splitext(probe.__file__)[0] + ".py", encoding="utf-8") as f:
+    with open(os.path.splitext(probe_script.__file__)[0] + ".py", encoding="utf-8") as f:
         source = f.read()
     by_src = {}
     for src, dst in pairs:
@@ -152,6 +152,8 @@ def collect_commands(transport, device, role, sources, nics=(), probe=None, nos_
             state.unavailable[source] = str(exc)
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             state.errors[source] = "unparsable output (%s: %s)" % (type(exc).__name__, exc)
+    if state.bgp is not None:
+        state.bgp["peers"] = {ip: peer for ip, peer in state.bgp["peers"].items() if not transport.internal_peer(ip)}
     if "links" in raw and "links" not in state.errors:
         try:
             state.interfaces = _interfaces(parsers.ip_links(raw["links"]), parsers.sysfs_values(raw.get("sysfs")))

@@ -3,7 +3,7 @@ at once with ``Transport.run_many(device, commands)``.
 
 Commands are abstract (``Command(tool, text)``): ``sh`` runs in the device's shell, ``vtysh`` and ``lldpcli``
 talk to its FRR and lldpd, ``config_db`` reads its SONiC configuration. Each transport maps them to what
-works there: a network namespace of the virtual twin, OpenSSH to a real switch or server. The twin and SSH
+works there: a network namespace of the virtual twin (twin/transport.py, handed in by the twin's callers), OpenSSH to a real switch or server. The twin and SSH
 run a device's commands as one shell script (one process, one SSH session a device instead of one a
 command); each command keeps its own output, standard error and exit status.
 """
@@ -12,6 +12,8 @@ import secrets
 import shlex
 import subprocess
 from collections import namedtuple
+
+from ..nos import home
 
 Command = namedtuple("Command", "tool text")
 
@@ -28,7 +30,8 @@ class Unavailable(Exception):
     """The device has no such source (no mlnx_qos on a VM, no config_db on a twin namespace): a SKIP."""
 
 
-def _run(argv, timeout):
+def run_argv(argv, timeout):
+    """The standard output of ``argv``; CommandFailed (Unreachable for ssh's or ip netns's own failure) else."""
     try:
         proc = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout,
                               check=False)
@@ -77,6 +80,11 @@ class Transport:
     # Interfaces of a virtual device (veth) report no real speed and carry no optics.
     virtual = False
 
+    def internal_peer(self, address):
+        """Whether a BGP session to ``address`` is the transport's own plumbing, never a planned session
+        (the twin's VRF links): collection leaves it out of the device's facts."""
+        return False
+
     def run(self, device, command):
         raise NotImplementedError
 
@@ -122,67 +130,22 @@ class Transport:
                 at.append(i)
         if scripts:
             script, mark = batch_script(scripts)
-            text = _run(self.shell_argv(device, script), self.timeout * len(scripts))
+            text = run_argv(self.shell_argv(device, script), self.timeout * len(scripts))
             for i, result in zip(at, split_batch(text, mark, len(scripts), [commands[i].text[:60] for i in at])):
                 out[i] = result
         return out
 
 
-def twin_lldp_socket(cluster, host):
-    """The twin's lldpd control socket for ``host`` (twin/daemons.py decides where it lives)."""
-    from ..twin import state_dir
-    from ..twin.daemons import lldpd_paths
-    return lldpd_paths(state_dir(cluster), host)["socket"]
+# How each tool is invoked over SSH on a Linux host; a switch's NOS says it for its own switches
+# (SSH_TOOLS of its home's collectors, reached through the nos registry).
+LINUX_TOOLS = {"vtysh": "sudo -n vtysh -c {q}", "lldpcli": "sudo -n lldpcli {text}"}
 
 
-class NetnsTransport(Transport):
-    """A device of the virtual twin: network namespace ``device``, FRR pathspace ``device``, lldpd reached
-    through ``lldp_socket(device)``. The twin runs no SONiC, so ``config_db`` is the rendered
-    ``config_db.json`` under ``config_db_dir/<device>/``, which is what the twin was built from."""
-    name = "netns"
-    virtual = True
-
-    def __init__(self, lldp_socket, config_db_dir=None, timeout=30):
-        self.lldp_socket = lldp_socket
-        self.config_db_dir = config_db_dir
-        self.timeout = timeout
-
-    def shell_text(self, device, command):
-        tool, text = command
-        if tool == "sh":
-            return text
-        if tool == "vtysh":
-            return "vtysh -N %s -c %s" % (shlex.quote(device), shlex.quote(text))
-        if tool == "lldpcli":
-            return "lldpcli -u %s %s" % (shlex.quote(self.lldp_socket(device)), text)
-        return None
-
-    def shell_argv(self, device, script):
-        return ["ip", "netns", "exec", device, "sh", "-c", script]
-
-    def run_many(self, device, commands):
-        return self.run_batched(device, commands)
-
-    def run(self, device, command):
-        tool, text = command
-        shell = self.shell_text(device, command)
-        if shell is not None:
-            return _run(self.shell_argv(device, shell) if tool == "sh" else shlex.split(shell), self.timeout)
-        if tool == "config_db":
-            path = os.path.join(self.config_db_dir or "", device, "config_db.json")
-            if not self.config_db_dir or not os.path.exists(path):
-                raise Unavailable("no rendered config_db.json for %s (run the build)" % device)
-            with open(path, encoding="utf-8") as f:
-                return f.read()
-        raise Unavailable("the netns transport has no %s" % tool)
-
-
-# How each tool is invoked over SSH. SONiC keeps lldpcli in its lldp container and FRR in bgp.
-SSH_TOOLS = {
-    "linux": {"vtysh": "sudo -n vtysh -c {q}", "lldpcli": "sudo -n lldpcli {text}", "config_db": None},
-    "sonic": {"vtysh": "sudo -n vtysh -c {q}", "lldpcli": "docker exec lldp lldpcli {text}",
-              "config_db": "sonic-cfggen -d --print-data"},
-}
+def ssh_tools(flavour):
+    """{tool: command template} on a device of ``flavour`` ("linux" or a NOS name)."""
+    if flavour == "linux":
+        return LINUX_TOOLS
+    return home(flavour).collectors.SSH_TOOLS
 
 
 class SshTransport(Transport):
@@ -200,7 +163,7 @@ class SshTransport(Transport):
         if tool == "sh":
             return text
         flavour = self.hosts.get(device, {}).get("flavour", "linux")
-        template = SSH_TOOLS[flavour].get(tool)
+        template = ssh_tools(flavour).get(tool)
         if template is None:
             raise Unavailable("%s has no %s (flavour %s)" % (device, tool, flavour))
         return template.format(q=shlex.quote(text), text=text)
@@ -219,4 +182,4 @@ class SshTransport(Transport):
         return self.run_batched(device, commands)
 
     def run(self, device, command):
-        return _run(self.shell_argv(device, self.remote_text(device, command)), self.timeout)
+        return run_argv(self.shell_argv(device, self.remote_text(device, command)), self.timeout)

@@ -9,6 +9,9 @@ from ...validate.transport import Command
 from .ranges import from_ranges
 
 COMMANDS = {"config_db": Command("config_db", "sonic-cfggen -d --print-data")}
+# How each tool is invoked over SSH on a SONiC switch: lldpcli lives in its lldp container, FRR in bgp.
+SSH_TOOLS = {"vtysh": "sudo -n vtysh -c {q}", "lldpcli": "docker exec lldp lldpcli {text}",
+             "config_db": "sonic-cfggen -d --print-data"}
 
 
 def _csv_ints(value):

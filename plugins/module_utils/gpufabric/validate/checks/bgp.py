@@ -1,5 +1,4 @@
 """Every planned BGP session Established with the planned ASNs, and no session the plan does not have."""
-from ...twin.vrf import is_vrf_link
 from .base import FAIL, PASS, Check, ROUTED_ROLES, for_roles
 
 
@@ -21,8 +20,7 @@ class BgpSessions(Check):
             for ip, want in sorted(planned.items()):
                 results.append(self._session(ctx, dev, state, ip, want))
             for ip, peer in sorted(state.bgp["peers"].items()):
-                # A twin leaf's session to one of its tenant VRFs stands in for VRF leaking (twin/vrf.py).
-                if ip not in planned and not is_vrf_link(ip):
+                if ip not in planned:
                     results.append(self.result(dev.name, ip, FAIL, "%s has an unplanned BGP session to %s (AS %s, %s): "
                                                "remove it" % (dev.name, ip, peer["remote_as"], peer["state"])))
         return results
