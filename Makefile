@@ -108,7 +108,10 @@ sanity: setup
 	test -e $(ANSIBLE_TEST_GET_PIP) || install -D -m 0644 .ci/ansible_test_get_pip.py $(ANSIBLE_TEST_GET_PIP)
 	cd $(SANITY_ROOT) && ansible-test sanity --local --python $(SANITY_PYTHON) $(SANITY_SKIP)
 
+# The layering of the Python library (scripts/check_imports.py): no import cycle, no neutral module importing
+# a NOS home (nos/<name>/) or the twin. One line per offence.
 lint: setup
+	$(VENV)/bin/python scripts/check_imports.py
 	ansible-lint
 
 # The main job on the example lab: plan it, then build every switch config and the build documents.
