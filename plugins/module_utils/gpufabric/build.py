@@ -19,6 +19,7 @@ from .nos import home, nos_of
 from .render import yaml_text
 from .render.linux_host import render_server
 from .structured import structured_configs
+from .structured.switch import check_reader
 from .structured.server import server_configs
 
 # Beside build/<cluster>/, the build before the current one: --diff compares against it.
@@ -47,11 +48,19 @@ def render_structured(plan, devices=None):
             for host, cfg in _structured_of(plan, devices).items()}
 
 
+@functools.lru_cache(maxsize=None)
+def renderer(name):
+    """The home of NOS ``name``, once it is known to read this collection's structured config schema."""
+    nos_home = home(name)
+    check_reader(name, nos_home.STRUCTURED_SCHEMA)
+    return nos_home
+
+
 def render_switches(plan, devices=None):
     """Every (selected) switch's configuration files, rendered by the home of the switch's NOS (nos/)."""
     out = {}
     for host, cfg in _structured_of(plan, devices).items():
-        for name, text in home(nos_of(cfg)).render_device(cfg).items():
+        for name, text in renderer(nos_of(cfg)).render_device(cfg).items():
             out["devices/%s/%s" % (host, name)] = text
     return out
 

@@ -18,6 +18,8 @@ from .ztp import port_aliases  # noqa: F401  (interface)
 from .ztp import switch_files as ztp_switch_files  # noqa: F401  (interface)
 
 NAME = "sonic"
+# The version of the structured config schema (structured/switch.py) this home is written against.
+STRUCTURED_SCHEMA = (1, 0)
 # The files render_device writes per switch, under devices/<host>/.
 CONFIG_FILES = ("config_db.json", "frr.conf")
 
