@@ -15,6 +15,7 @@ import time
 from . import daemons, kernel, network, nftables
 from .vrf import is_vrf_namespace_of
 from .desired import Twin, TwinError, build_twin, cabled_ports, switch_namespaces   # noqa: F401  (public API)
+from ..nos import home
 from .run import run_many
 from .transport import NetnsTransport
 from ..validate.runner import command_collector, validate
@@ -83,7 +84,7 @@ def up(twin, wait=True, timeout=90.0, frr_config="rendered"):
     previous = read_state(twin.cluster)
     # Namespaces the twin no longer has (a tenant VRF gone from a leaf) go first, with their FRR.
     gone = sorted(set((previous or {}).get("namespaces", ())) - set(twin.namespaces))
-    from ..nos.sonic.twin import plane
+    plane = home("sonic").twin_plane()
     changes = plane.remove(state_dir(twin.cluster), gone) + remove_namespaces(gone)
     _write_state(twin, previous)
     changes += _raise_neigh_limits(twin)
@@ -108,13 +109,12 @@ def up(twin, wait=True, timeout=90.0, frr_config="rendered"):
 
 def _sonic_apply(twin):
     """Each SONiC switch's management plane: its /etc/sonic, redis with CONFIG_DB, SONiC's commands."""
-    from ..nos.sonic.twin import plane
-    from ..nos.sonic.twin.redis_db import RedisError
+    plane = home("sonic").twin_plane()
     switches = [(ns.name, ns.sonic[1], plane.switch_facts(ns.sonic[0], ns.sonic[1]))
                 for ns in (twin.namespaces[n] for n in sorted(twin.namespaces)) if ns.sonic]
     try:
         return plane.apply(state_dir(twin.cluster), switches)
-    except RedisError as exc:
+    except plane.redis_db.RedisError as exc:
         raise TwinError(str(exc))
 
 
@@ -301,7 +301,7 @@ def down(cluster, extra_namespaces=()):
     started = time.monotonic()
     state = read_state(cluster) or {}
     names = set(state.get("namespaces", ())) | set(extra_namespaces)
-    from ..nos.sonic.twin import plane
+    plane = home("sonic").twin_plane()
     changes = plane.remove(state_dir(cluster), sorted(names))
     changes += network.delete_namespaces(names)
     for ns in sorted(names):
@@ -341,7 +341,7 @@ def leftovers(cluster, names):
                 found.append(path)
     if os.path.exists(state_dir(cluster)):
         found.append(state_dir(cluster))
-    from ..nos.sonic.twin import plane
+    plane = home("sonic").twin_plane()
     found += plane.leftovers(names)
     if os.path.exists(NEIGH_SAVED) and not [n for n in os.listdir(STATE_ROOT) if n != os.path.basename(NEIGH_SAVED)]:
         found.append("raised neighbour-table thresholds (%s)" % NEIGH_SAVED)

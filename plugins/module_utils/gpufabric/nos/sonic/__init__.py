@@ -37,3 +37,9 @@ def yang_problems(config, models_dir, device="config_db"):
     from . import yang  # libyang only where validation is asked for
     return yang.validate(yang.load(models_dir), config, device)
 
+
+def twin_plane():
+    """The twin's stand-in for a SONiC switch's management plane (twin/plane.py of this home): twin/ reaches
+    it here, through nos.home("sonic"), and loads it only when the twin runs."""
+    from .twin import plane
+    return plane
