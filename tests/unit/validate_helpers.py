@@ -11,7 +11,6 @@ from gpufabric.build import structured
 from gpufabric.ipam import cidr
 from gpufabric.nos.sonic.collectors import config_db_qos
 from gpufabric.nos.sonic.render import render_device
-from gpufabric.validate import parsers
 from gpufabric.validate.expect import Expectation
 from gpufabric.validate.state import DeviceState
 

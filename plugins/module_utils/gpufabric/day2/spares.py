@@ -93,4 +93,3 @@ def server_state(plan, dev):
     if dev.name in plan.replaced:
         out["replaced_by"] = plan.replaced[dev.name]
     return out
-

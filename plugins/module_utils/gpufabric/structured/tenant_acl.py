@@ -100,4 +100,3 @@ def tenant_acl(leaf, plan, tenant, bound):
     return {"name": acl_name(tenant), "tenant": tenant, "stage": "ingress", "counters": True,
             "ports": [port for port, _server, _base, _sp in bound],
             "servers": sorted({server.name for _port, server, _base, _sp in bound}), "rules": rules}
-

@@ -7,7 +7,6 @@ works there: a network namespace of the virtual twin (twin/transport.py, handed 
 run a device's commands as one shell script (one process, one SSH session a device instead of one a
 command); each command keeps its own output, standard error and exit status.
 """
-import os
 import secrets
 import shlex
 import subprocess

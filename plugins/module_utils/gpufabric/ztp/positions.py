@@ -47,4 +47,3 @@ def access_ports(plan, port_aliases=None):
             port = relay.model.ports[index][0]
             out.append((name, port, circuit_id(name, aliases.get(name, {}).get(port, port))))
     return out
-
