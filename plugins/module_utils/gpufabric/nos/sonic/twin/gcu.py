@@ -196,7 +196,9 @@ def _data_acl_check(old, new):
 def field_operation_refusals(switch, old, target):
     """[(operation, path, GCU's text)] of every operation of old -> target that GCU's field-operation checks
     refuse (GCU itself stops at the first)."""
-    patch = jsonpatch.JsonPatch.from_diff(old, target)
+    # jsonpatch builds the diff from sets of keys, so its order changes from one process to the next
+    # (hash seeds); taken in path order, the same change always meets the same first refusal.
+    patch = sorted(jsonpatch.JsonPatch.from_diff(old, target), key=lambda op: op["path"])
     found = [(op["op"], op["path"], "Given patch operation is invalid. Operation: remove is illegal on field: %s"
               % op["path"]) for op in patch if op["op"] == "remove" and op["path"] in REMOVE_FORBIDDEN]
     try:
