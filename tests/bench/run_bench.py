@@ -158,8 +158,56 @@ def bench_build():
     return rows
 
 
+# One fabric of SN5600 leaves and spines, rendered as SONiC and as Cumulus Linux in one process each: the
+# configs stage of the backend switches only (structured configs computed before the clock starts). Cumulus'
+# first render also loads and tightens NVIDIA's NVUE model (once per process), timed apart.
+NOS_CHILD = r"""
+import json, sys, time, yaml
+sys.path.insert(0, sys.argv[1])
+from gpufabric.build import render_switches, structured
+from gpufabric.plan import build_plan
+spec = yaml.safe_load(open(sys.argv[2]))
+spec["servers"]["count"] = int(sys.argv[4])
+spec.pop("frontend", None)
+spec["oob"]["pool"] = "10.128.0.0/16"
+# 1:1, every link 400G on 2x400G cages (SONiC has no lossless buffer profile for 800G ports of SN5600 yet)
+spec["backend"]["leaf"].update(downlinks=32, uplinks=32, uplink_breakout="2x400G")
+spec["backend"]["spine"]["downlink_breakout"] = "2x400G"
+for role in ("leaf", "spine"):
+    spec["backend"][role]["nos"] = sys.argv[3]
+plan = build_plan(spec)
+names = [d.name for d in plan.devices if d.role.startswith("backend_") and d.role != "backend_host"]
+cfgs = structured(plan)
+t = time.perf_counter()
+render_switches(plan, names[:1])
+first = time.perf_counter() - t
+t = time.perf_counter()
+files = render_switches(plan, names)
+elapsed = time.perf_counter() - t
+print(json.dumps({"switches": len(names), "seconds": elapsed, "first": first, "files": len(files),
+                  "bytes": sum(len(text) for text in files.values())}))
+"""
+
+
+def bench_nos():
+    """Per-switch cost of the configs stage, SONiC beside Cumulus Linux (startup.yaml and its NVUE check)."""
+    rows = []
+    servers = 256
+    for nos in ("sonic", "cumulus"):
+        out = subprocess.run([sys.executable, "-c", NOS_CHILD, os.path.join(ROOT, "plugins", "module_utils"),
+                              spec_path("cumulus-lab"), nos, str(servers)], check=True, capture_output=True, text=True)
+        r = json.loads(out.stdout)
+        what = ("config_db.json + frr.conf" if nos == "sonic" else
+                "startup.yaml, each checked against NVIDIA's NVUE 5.14 model")
+        rows.append(("%s: %d SN5600 backend switches of a %d-server fabric, %s (%d files, %.1f MB)"
+                     % (nos, r["switches"], servers, what, r["files"], r["bytes"] / 1e6),
+                     "%.1f ms a switch (%.2f s in all); first switch of the process %.2f s"
+                     % (1000 * r["seconds"] / r["switches"], r["seconds"], r["first"]), "-"))
+    return rows
+
+
 BENCHES = [("Planner", bench_plan), ("Inventory", bench_inventory), ("Build", bench_build),
-           ("Validation", bench_validate), ("Virtual twin", bench_twin),
+           ("Build by NOS", bench_nos), ("Validation", bench_validate), ("Virtual twin", bench_twin),
            ("Against the baseline", bench_compare)]
 
 

@@ -1,6 +1,7 @@
 """Whole builds (plan, switch configs, documentation), byte for byte, against
 tests/golden/<cluster>/rendered/: the lab (rail_optimized, two tiers, frontend), a three-tier
-rail_planes fabric, a rail_only one and a top_of_rack one; and the build's atomic, idempotent write.
+rail_planes fabric, a rail_only one, a top_of_rack one, the lab on Cumulus Linux and a mixed lab (Cumulus
+backend, SONiC frontend); and the build's atomic, idempotent write.
 
 Regenerate after a reviewed change of output: `make golden` (GOLDEN_UPDATE=1). SVG files are left
 out: their bytes depend on the Graphviz version; their DOT sources are compared.
@@ -15,7 +16,7 @@ from conftest import ROOT, load_example
 from gpufabric.build import diff_order, render_all, render_structured, structured, unified_diffs, write_build
 from gpufabric.plan import build_plan
 
-GOLDEN_BUILDS = ("lab", "planes-3tier-small", "railonly-small", "tor-lab", "th5-lab")
+GOLDEN_BUILDS = ("lab", "planes-3tier-small", "railonly-small", "tor-lab", "th5-lab", "cumulus-lab", "mixed-lab")
 
 
 def _tree(root):

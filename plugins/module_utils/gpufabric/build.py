@@ -57,11 +57,16 @@ def renderer(name):
 
 
 def render_switches(plan, devices=None):
-    """Every (selected) switch's configuration files, rendered by the home of the switch's NOS (nos/)."""
-    out = {}
+    """Every (selected) switch's configuration files, rendered by the home of the switch's NOS (nos/). A home
+    renders its switches together, so that its schema gate runs over all of them before anything is written."""
+    by_nos = {}
     for host, cfg in _structured_of(plan, devices).items():
-        for name, text in renderer(nos_of(cfg)).render_device(cfg).items():
-            out["devices/%s/%s" % (host, name)] = text
+        by_nos.setdefault(nos_of(cfg), {})[host] = cfg
+    out = {}
+    for name, cfgs in sorted(by_nos.items()):
+        for host, files in renderer(name).render_switches(cfgs, plan.spec).items():
+            for file_name, text in files.items():
+                out["devices/%s/%s" % (host, file_name)] = text
     return out
 
 

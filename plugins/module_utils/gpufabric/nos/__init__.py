@@ -18,7 +18,7 @@ from ..datafiles import load_path, merge
 
 DEFAULT_NOS = "sonic"
 # NOS name -> its home's module under nos/.
-HOMES = {"sonic": "sonic"}
+HOMES = {"sonic": "sonic", "cumulus": "cumulus"}
 _PLATFORMS = os.path.join(os.path.dirname(__file__), "platforms.yml")
 
 

@@ -24,6 +24,11 @@ STRUCTURED_SCHEMA = (1, 0)
 CONFIG_FILES = ("config_db.json", "frr.conf")
 
 
+def render_switches(cfgs, spec):
+    """{host: {file name: text}} of the switches ``cfgs`` ({host: structured config}) of one fabric."""
+    return {host: render_device(cfg) for host, cfg in cfgs.items()}
+
+
 def check_configs(models_dir, cfgs):
     """{host: structured config} checked against SONiC's YANG models in ``models_dir``: [] or problems, each
     naming switch, table, key, field and rule."""

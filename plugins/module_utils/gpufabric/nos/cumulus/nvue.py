@@ -1,0 +1,286 @@
+"""Structured config -> the NVUE object tree of one Cumulus Linux switch (the `set:` document of its
+startup.yaml), following NVIDIA's Cumulus Linux 5.14 user guide (docs/spectrum-x.md names the page
+each part follows).
+
+Values are the object model's own: "on"/"off" and "enable"/"disable" are strings, integers are
+integers, map keys (rule numbers, traffic classes) are strings, as `nv config save` writes them.
+Only NOS-neutral code is read here: the structured config is the whole input.
+"""
+import re
+
+from ...errors import SpecError
+
+MGMT_VRF = "mgmt"
+PEER_GROUP = "FABRIC"
+SERVER_LINKS = "SERVER_LINKS"
+# One profile name for every QoS object: the switch has one RoCE profile, applied to its backend ports.
+QOS_PROFILE = "gpufabric-roce"
+# NVUE's PFC watchdog polls every polling-interval ms and acts after `robustness` polls of a storm;
+# its only action is to stop honouring pause frames on the queue (the SONiC profile's "drop").
+PFC_WATCHDOG_ACTIONS = ("drop",)
+_NUMBER = re.compile(r"(\d+)")
+_SPEED = {1: "1G", 10: "10G", 25: "25G", 40: "40G", 50: "50G", 100: "100G", 200: "200G", 400: "400G", 800: "800G"}
+# The releases whose object model this renderer writes: every document it renders for the lab fabrics is
+# valid in each of them (tests/unit/test_nos_cumulus.py). 5.10 and older lack `service lldp state` and the
+# ACL port match; 5.15 moved an interface's addresses from `ip` to `ipv4`/`ipv6` and adaptive routing from
+# `enable: on` to `state: enabled`.
+RENDERED_RELEASES = ("5.11", "5.12", "5.13", "5.14")
+# Adaptive routing: NVIDIA supports it on Spectrum-4 from Cumulus Linux 5.6 (earlier: Spectrum-2/3 beta),
+# on routed ports, not on bonds or SVIs (NVUE command reference, "Adaptive Routing").
+ADAPTIVE_ROUTING_MODELS = frozenset({"SN5600"})
+
+
+def check_rendered(release, key="switch_config.cumulus_release"):
+    if release not in RENDERED_RELEASES:
+        raise SpecError(key, "the collection writes NVUE's object model of Cumulus Linux %s, not %s (a release "
+                        "NVIDIA's model differs in for what is rendered here): choose one of those" % (
+                            ", ".join(RENDERED_RELEASES), release))
+
+
+def _port_number(name):
+    return [int(part) if part.isdigit() else part for part in _NUMBER.split(name)]
+
+
+def _onoff(flag):
+    return "on" if flag else "off"
+
+
+def _speed(entry, hostname):
+    speed = entry["speed_gbps"]
+    if speed not in _SPEED:
+        raise SpecError("ethernet_interfaces", "%s %s: NVUE has no link speed of %d Gb/s (it knows %s): use a port "
+                        "speed the model lists" % (hostname, entry["name"], speed,
+                                                   ", ".join(_SPEED[s] for s in sorted(_SPEED))))
+    return _SPEED[speed]
+
+
+def _fec(fec):
+    return {"rs": "rs", "none": "off"}.get(fec, "auto")
+
+
+def _interfaces(cfg):
+    out = {}
+    for port, mode in sorted((cfg.get("breakouts") or {}).items(), key=lambda item: _port_number(item[0])):
+        count = int(mode.split("x", 1)[0])
+        if count > 1:
+            # A broken-out cage is configured on its parent port, by the number of sub-ports ("2x"); the
+            # sub-ports (swpNs0, swpNs1) carry speed and addresses (user guide, "Switch Port Attributes").
+            out[port] = {"type": "swp", "link": {"breakout": {"%dx" % count: {}}}}
+    for entry in cfg["ethernet_interfaces"]:
+        link = {"mtu": entry["mtu"], "speed": _speed(entry, cfg["hostname"]), "fec": _fec(entry["fec"]),
+                "state": {"up" if entry["enabled"] else "down": {}}}
+        iface = {"type": "swp", "description": entry["description"][:255], "link": link}
+        if "ipv4" in entry:
+            iface["ip"] = {"address": {entry["ipv4"]: {}}}
+        out[entry["name"]] = iface
+    lo = cfg.get("loopback")
+    if lo:
+        out[lo["name"]] = {"type": "loopback", "ip": {"address": {lo["ipv4"]: {}}}}
+    return out
+
+
+def _management(cfg, doc):
+    m, svc = cfg["management"], cfg["services"]
+    vrf = MGMT_VRF if m["vrf"] != "default" else "default"
+    # Cumulus Linux's management VRF is always named mgmt and holds eth0 (user guide, "Management VRF").
+    doc["interface"][m["interface"]] = {"type": "eth", "ip": {"address": {m["ipv4"]: {}}, "vrf": vrf}}
+    doc.setdefault("vrf", {}).setdefault(vrf, {})["router"] = {"static": {"0.0.0.0/0": {
+        "address-family": "ipv4-unicast", "via": {m["gateway"]: {"type": "ipv4-address"}}}}}
+    system = doc["system"]
+    if svc["syslog_servers"]:
+        system["syslog"] = {"server": {ip: {"vrf": vrf} for ip in svc["syslog_servers"]}}
+    snmp = {"state": "enabled", "system-location": svc["snmp"]["location"],
+            "listening-address": {"all": {"vrf": vrf}}}
+    if svc["snmp"]["contact"]:
+        snmp["system-contact"] = svc["snmp"]["contact"]
+    system["snmp-server"] = snmp
+    if svc["tacacs_servers"]:
+        # The shared secret stays out of the build (vault it; docs/spectrum-x.md).
+        system["aaa"] = {"tacacs": {"vrf": vrf, "server": {ip: {"priority": 1, "port": 49}
+                                                           for ip in svc["tacacs_servers"]}}}
+    if svc["ntp_servers"]:
+        doc["service"]["ntp"] = {vrf: {"server": {ip: {"iburst": "on"} for ip in svc["ntp_servers"]}}}
+    lldp = svc["lldp"]
+    doc["service"]["lldp"] = {"state": "enabled" if lldp["enabled"] else "disabled",
+                              "tx-interval": lldp["hello_time_s"], "tx-hold-multiplier": lldp["multiplier"]}
+    # Control-plane ACL: SSH and SNMP only from the OOB network (user guide, "Access Control Lists",
+    # control-plane ACLs). Rule numbers leave room between them, as NVIDIA's examples do.
+    rules = {}
+    ports = {"ssh": ("tcp", 22), "snmp": ("udp", 161)}
+    number = 10
+    for service in m["protected_services"]:
+        proto, port = ports[service]
+        for source in m["allowed_sources"]:
+            rules[str(number)] = {"match": {"ip": {"protocol": proto, "source-ip": source,
+                                                   proto: {"dest-port": {str(port): {}}}}},
+                                  "action": {"permit": {}}, "remark": "%s from the OOB network" % service}
+            number += 10
+        rules[str(number)] = {"match": {"ip": {"protocol": proto, proto: {"dest-port": {str(port): {}}}}},
+                              "action": {"deny": {}}, "remark": "%s from anywhere else" % service}
+        number += 10
+    doc.setdefault("acl", {})["GPUFABRIC_MGMT"] = {"type": "ipv4", "rule": rules}
+    system["control-plane"] = {"acl": {"GPUFABRIC_MGMT": {"inbound": {}}}}
+
+
+def _bgp(cfg, doc):
+    bgp = cfg["bgp"]
+    doc["router"]["bgp"] = {"enable": "on", "autonomous-system": bgp["asn"], "router-id": bgp["router_id"]}
+    timers = bgp["timers"]
+    group = {"remote-as": "external", "timers": {"keepalive": timers["keepalive"], "hold": timers["hold"]},
+             "bfd": {"enable": "on", "min-rx-interval": bgp["bfd"]["min_rx_ms"],
+                     "min-tx-interval": bgp["bfd"]["min_tx_ms"], "detect-multiplier": bgp["bfd"]["multiplier"]},
+             "address-family": {"ipv4-unicast": {"enable": "on"}}}
+    af_group = group["address-family"]["ipv4-unicast"]
+    if bgp["allowas_in"]:
+        af_group["aspath"] = {"allow-my-asn": {"enable": "on", "occurrences": bgp["allowas_in"]}}
+    if "drain" in bgp:
+        af_group["policy"] = {"outbound": {"route-map": bgp["drain"]["route_map"]}}
+    neighbors = {n["ip"]: {"remote-as": n["remote_as"], "peer-group": PEER_GROUP, "type": "numbered",
+                           "description": n["description"][:80]} for n in bgp["neighbors"]}
+    af = {"enable": "on", "multipaths": {"ebgp": bgp["max_paths"]},
+          "network": {net: {} for net in bgp["networks"]}}
+    if bgp["summaries"]:
+        summary_only = _onoff(bgp.get("summary_only", True))
+        af["aggregate-route"] = {s: {"summary-only": summary_only} for s in bgp["summaries"]}
+        af["redistribute"] = {"connected": {"enable": "on", "route-map": SERVER_LINKS}}
+    vrf_bgp = {"enable": "on", "router-id": bgp["router_id"],
+               "path-selection": {"multipath": {"aspath-ignore": _onoff(bgp["multipath_relax"])}},
+               "peer-group": {PEER_GROUP: group}, "neighbor": neighbors,
+               "address-family": {"ipv4-unicast": af}}
+    doc.setdefault("vrf", {}).setdefault("default", {}).setdefault("router", {})["bgp"] = vrf_bgp
+    policy = {}
+    if bgp["summaries"]:
+        policy["prefix-list"] = {SERVER_LINKS: {"type": "ipv4", "rule": {
+            str(5 * k): {"action": "permit", "match": {s: {"max-prefix-len": 31}}}
+            for k, s in enumerate(bgp["summaries"], 1)}}}
+        policy["route-map"] = {SERVER_LINKS: {"rule": {"10": {
+            "match": {"type": "ipv4", "ip-prefix-list": SERVER_LINKS}, "action": {"permit": {}}}}}}
+    if "drain" in bgp:
+        drain = bgp["drain"]
+        policy.setdefault("route-map", {})[drain["route_map"]] = {"rule": {"10": {
+            "action": {"permit": {}},
+            "set": {"as-path-prepend": {"as": ",".join(str(a) for a in drain["prepend"])},
+                    "community": {drain["community"]: {}}}}}}
+    if policy:
+        doc["router"]["policy"] = policy
+
+
+def check_qos(profile, hostname="switch"):
+    """Refuse a QoS profile NVUE cannot express (before anything is written)."""
+    wd = profile["pfc_watchdog"]
+    if wd["action"] not in PFC_WATCHDOG_ACTIONS:
+        raise SpecError("switch_config.qos_overrides.pfc_watchdog.action", "%s runs Cumulus Linux, whose PFC "
+                        "watchdog only stops honouring pause frames on a stormed queue (%r cannot be expressed): "
+                        "set it to drop" % (hostname, wd["action"]))
+    if wd["detection_time_ms"] % wd["poll_interval_ms"] or not 100 <= wd["poll_interval_ms"] <= 5000:
+        raise SpecError("switch_config.qos_overrides.pfc_watchdog", "%s runs Cumulus Linux, whose PFC watchdog "
+                        "detects a storm after a whole number of polls of 100-5000 ms (detection %d ms, poll "
+                        "%d ms): make detection_time_ms a multiple of poll_interval_ms" % (
+                            hostname, wd["detection_time_ms"], wd["poll_interval_ms"]))
+
+
+def _qos(cfg, doc):
+    """`qos roce` lossless (NVIDIA's RoCE defaults), and the plan's own values stated as the profiles
+    RoCE mode uses, so the switch carries exactly the DSCP, priority and ECN the servers' NICs are set to
+    (both from structured/qos.py's profile)."""
+    q = cfg["qos"]
+    check_qos(q, cfg["hostname"])
+    # All 64 code points: Cumulus Linux's default map sends DSCP 24-31 to priority 3, the profile does not.
+    mapping = {"trust": "l3", "dscp": {str(dscp): {"switch-priority": tc}
+                                       for dscp, tc in sorted(q["dscp_to_traffic_class"].items())}}
+    ecn = q["ecn"]
+    congestion = {"traffic-class": {str(tc): {"ecn": "enable", "red": "disable",
+                                              "min-threshold": ecn["min_threshold_bytes"],
+                                              "max-threshold": ecn["max_threshold_bytes"],
+                                              "probability": ecn["mark_probability_percent"]}
+                                    for tc in q["ecn_queues"]}}
+    pfc = {"switch-priority": {str(p): {} for p in q["pfc_priorities"]}, "tx": "enable", "rx": "enable"}
+    sched = {str(tc): {"mode": "dwrr", "bw-percent": w} for tc, w in q["dwrr_weights"].items()}
+    sched.update({str(tc): {"mode": "strict"} for tc in q["strict_priority_queues"]})
+    wd = q["pfc_watchdog"]
+    doc["qos"] = {
+        "roce": {"enable": "on", "mode": "lossless"},
+        "mapping": {QOS_PROFILE: mapping},
+        "pfc": {QOS_PROFILE: pfc},
+        "congestion-control": {QOS_PROFILE: congestion},
+        "egress-scheduler": {QOS_PROFILE: {"traffic-class": sched}},
+        "pfc-watchdog": {"polling-interval": wd["poll_interval_ms"],
+                         "robustness": wd["detection_time_ms"] // wd["poll_interval_ms"]},
+    }
+    ports = {i["name"]: i for i in cfg["ethernet_interfaces"]}
+    adaptive = cfg["model"] in ADAPTIVE_ROUTING_MODELS
+    for name in q["interfaces"]:
+        iface = doc["interface"][name]
+        iface["qos"] = {"mapping": {"profile": QOS_PROFILE}, "pfc": {"profile": QOS_PROFILE},
+                        "congestion-control": {"profile": QOS_PROFILE},
+                        "egress-scheduler": {"profile": QOS_PROFILE},
+                        "pfc-watchdog": {"state": "enable"}}
+        if adaptive and ports[name]["tier"] not in (None, "server"):
+            # Adaptive routing spreads RoCE over the fabric links, not the server ports (user guide,
+            # "Adaptive Routing": Spectrum-4, routed ports, RoCE traffic).
+            iface["router"] = {"adaptive-routing": {"enable": "on"}}
+    if adaptive:
+        doc["router"]["adaptive-routing"] = {"enable": "on"}
+
+
+def _tenants(cfg, doc):
+    """Tenant isolation as NVUE objects: ipv4 ACLs bound inbound to the server ports (ACL mode, and the
+    free pool in VRF mode); one VRF per tenant holding its ports, leaking through BGP by community."""
+    ti = cfg["tenant_isolation"]
+    for acl in ti["acls"]:
+        rules = {}
+        for n, rule in enumerate(acl["rules"], 1):
+            dest = "ANY" if rule["destination"] == "any" else rule["destination"]
+            rules[str(10 * n)] = {"match": {"ip": {"dest-ip": dest}},
+                                  "action": {"permit" if rule["action"] == "permit" else "deny": {}},
+                                  "remark": rule["why"][:255]}
+        doc.setdefault("acl", {})[acl["name"]] = {"type": "ipv4", "rule": rules}
+        for port in acl["ports"]:
+            doc["interface"][port].setdefault("acl", {})[acl["name"]] = {"inbound": {}}
+    vrfs = ti.get("vrfs") or []
+    if not vrfs:
+        return
+    bgp = cfg["bgp"]
+    policy = doc["router"].setdefault("policy", {})
+    for vrf in vrfs:
+        policy.setdefault("community-list", {})[vrf["community_list"]] = {"rule": {"5": {
+            "action": "permit", "community": {vrf["community"]: {}}}}}
+        policy.setdefault("route-map", {})[vrf["import_route_map"]] = {"rule": {"10": {
+            "match": {"community-list": vrf["community_list"]}, "action": {"permit": {}}}}}
+    policy["route-map"][ti["export_route_map"]] = {"rule": {str(10 * k): {
+        "match": {"source-vrf": vrf["name"]}, "set": {"community": {vrf["community"]: {}}},
+        "action": {"permit": {}}} for k, vrf in enumerate(vrfs, 1)}}
+    default_af = doc["vrf"]["default"]["router"]["bgp"]["address-family"]["ipv4-unicast"]
+    default_af["route-import"] = {"from-vrf": {"enable": "on", "route-map": ti["export_route_map"],
+                                               "list": {vrf["name"]: {} for vrf in vrfs}}}
+    for vrf in vrfs:
+        for port in vrf["ports"]:
+            doc["interface"][port]["ip"]["vrf"] = vrf["name"]
+        doc["vrf"][vrf["name"]] = {"router": {"bgp": {
+            "enable": "on", "autonomous-system": bgp["asn"], "router-id": bgp["router_id"],
+            "address-family": {"ipv4-unicast": {
+                "enable": "on", "multipaths": {"ebgp": bgp["max_paths"]},
+                "redistribute": {"connected": {"enable": "on"}},
+                "route-import": {"from-vrf": {"enable": "on", "route-map": vrf["import_route_map"],
+                                              "list": {"default": {}}}}}}}}}
+
+
+def nvue_set(cfg):
+    """The `set:` document of one switch: NVUE's object tree as `nv config save` writes it."""
+    doc = {"system": {"hostname": cfg["hostname"]}, "interface": _interfaces(cfg), "service": {}, "router": {}}
+    if "management" in cfg:
+        _management(cfg, doc)
+    if "bgp" in cfg:
+        _bgp(cfg, doc)
+    if "qos" in cfg:
+        _qos(cfg, doc)
+    if "tenant_isolation" in cfg:
+        _tenants(cfg, doc)
+    return {key: value for key, value in doc.items() if value}
+
+
+def startup(cfg, release):
+    """The startup.yaml documents of one switch: NVUE's header, then one `set:` of the whole tree."""
+    header = {"model": cfg["model"], "nvue-api-version": "nvue_v1", "rev-id": 1.0,
+              "version": "Cumulus Linux %s.0" % release}
+    return [{"header": header}, {"set": nvue_set(cfg)}]
