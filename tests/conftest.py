@@ -1,4 +1,5 @@
 """Test setup shared by every tier: the core library is importable as ``gpufabric`` without Ansible."""
+import json
 import os
 import sys
 
@@ -52,3 +53,12 @@ def load_example(name):
 @pytest.fixture
 def lab_spec():
     return load_example("lab")
+
+
+def lab_leaf_config_db():
+    """The lab golden's lab-r0-leaf01 config_db.json, with the Dell hwsku and platform a real switch reports
+    (what SONiC's tooling looks up per switch)."""
+    with open(os.path.join(ROOT, "tests/golden/lab/rendered/devices/lab-r0-leaf01/config_db.json")) as f:
+        config = json.load(f)
+    config["DEVICE_METADATA"]["localhost"].update(hwsku="DellEMC-Z9332f-O32", platform="x86_64-dellemc_z9332f_d1508-r0")
+    return config

@@ -1,9 +1,8 @@
 """Breakouts in the build documents: the bill of materials counts one switch-side optic per
 broken-out cage (two GPU links) or one breakout cable per cage; device pages list the cages."""
 import pytest
-import yaml
 
-from conftest import ROOT
+from conftest import load_example
 from gpufabric.docs import bom as bom_mod
 from gpufabric.docs.cabling import Optics, plan_cables
 from gpufabric.docs.settings import settings_for
@@ -12,8 +11,7 @@ from gpufabric.build import render_all
 
 
 def _th5():
-    with open("%s/inventories/th5-1k/th5-1k.topology.yml" % ROOT) as f:
-        return yaml.safe_load(f)
+    return load_example("th5-1k")
 
 
 @pytest.fixture(scope="module")

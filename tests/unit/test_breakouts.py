@@ -3,17 +3,15 @@ spec), and the radix, the tiers and the addressing follow from the broken-out po
 import copy
 
 import pytest
-import yaml
 
-from conftest import ROOT
+from conftest import load_example
 from gpufabric.errors import SpecError
 from gpufabric.plan import build_plan
 from gpufabric.structured import FabricContext, device_config
 
 
 def _th5():
-    with open("%s/inventories/th5-1k/th5-1k.topology.yml" % ROOT) as f:
-        return yaml.safe_load(f)
+    return load_example("th5-1k")
 
 
 @pytest.fixture(scope="module")

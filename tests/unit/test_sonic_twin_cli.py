@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from conftest import ROOT, YANG_MODELS, needs_sonic_yang
+from conftest import YANG_MODELS, lab_leaf_config_db, needs_sonic_yang
 
 pytest.importorskip("jsonpatch", reason="the SONiC twin needs jsonpatch (requirements.txt)")
 needs_sonic_yang()
@@ -21,10 +21,7 @@ if redis_db.missing():
 
 @pytest.fixture(scope="module")
 def leaf():
-    with open(os.path.join(ROOT, "tests/golden/lab/rendered/devices/lab-r0-leaf01/config_db.json")) as f:
-        config = json.load(f)
-    config["DEVICE_METADATA"]["localhost"].update(hwsku="DellEMC-Z9332f-O32", platform="x86_64-dellemc_z9332f_d1508-r0")
-    return config
+    return lab_leaf_config_db()
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from conftest import ROOT, needs_sonic_yang
+from conftest import lab_leaf_config_db, needs_sonic_yang
 
 pytest.importorskip("jsonpatch", reason="the SONiC twin needs jsonpatch (requirements.txt)")
 
@@ -156,10 +156,7 @@ def test_unknown_release_is_refused_in_one_line():
 
 @pytest.fixture
 def leaf():
-    with open(os.path.join(ROOT, "tests/golden/lab/rendered/devices/lab-r0-leaf01/config_db.json")) as f:
-        config = json.load(f)
-    config["DEVICE_METADATA"]["localhost"].update(hwsku="DellEMC-Z9332f-O32", platform="x86_64-dellemc_z9332f_d1508-r0")
-    return config
+    return lab_leaf_config_db()
 
 
 @pytest.fixture
