@@ -112,6 +112,7 @@ sanity: setup
 # a NOS home (nos/<name>/) or the twin. One line per offence.
 lint: setup
 	$(VENV)/bin/python scripts/check_imports.py
+	$(VENV)/bin/python scripts/check_nos_names.py
 	ansible-lint
 
 # The main job on the example lab: plan it, then build every switch config and the build documents.

@@ -35,13 +35,13 @@ class ActionModule(PlannedAction):
         if args.get("yang_models"):
             try:
                 problems = build.check_switch_configs(plan, args["yang_models"], devices)
-            except ValueError as exc:  # a models directory that is missing or not SONiC's
+            except ValueError as exc:  # a models directory that is missing or not the NOS's
                 return dict(result, failed=True, msg=str(exc))
             progress.phase("YANG validation", len(problems), "problems", progress.elapsed())
             if problems:
                 # Nothing is written: a build directory holds only configs a switch would accept.
                 return dict(result, failed=True, problems=problems[:SHOWN_PATHS],
-                            msg="%d switch config(s) fail SONiC's YANG models; first: %s" % (len(problems), problems[0]))
+                            msg="%d switch config(s) fail their NOS's models (yang_models); first: %s" % (len(problems), problems[0]))
         stages = selected_stages(list(build.STAGES), task_vars.get("ansible_run_tags"), task_vars.get("ansible_skip_tags"))
         texts = {}
         changed = build.write_build(plan, build_dir, check=self._task.check_mode, devices=devices, stages=stages,

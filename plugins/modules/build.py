@@ -9,15 +9,17 @@ short_description: Render the configuration of every switch of a GPU cluster
 version_added: 0.1.0
 description:
   - Runs on the controller (an action plugin), once for the whole fabric. It plans the cluster from its spec,
-    derives each switch's structured config and renders it for SONiC (C(config_db.json) and C(frr.conf)).
+    derives each switch's structured config and renders it by the home of the switch's NOS (C(nos) of its spec
+    role; docs/architecture.md), e.g. C(config_db.json) and C(frr.conf), or C(startup.yaml).
   - Writes I(build_dir)/<cluster>/ with C(plan.json), C(summary.json) and, per switch,
-    C(devices/<host>/structured.yml), C(devices/<host>/config_db.json) and C(devices/<host>/frr.conf).
+    C(devices/<host>/structured.yml) and the files its NOS boots from.
   - The new tree is written beside the old one and swapped in with renames, so a reader never sees half a build;
     when nothing changed nothing is touched and the task reports no change. The output is byte-identical on every run.
   - Touches no device. In check mode it only reports what would change.
   - Rail leaves get tenant isolation (port ACLs) from the tenant assignment, see docs/tenancy.md.
-  - With I(yang_models), every switch's C(config_db.json) is first validated against SONiC's YANG models
-    (what C(config replace) checks a target config against); any problem fails the task and nothing is written.
+  - With I(yang_models), every switch's rendered configuration is first validated by its NOS's schema gate against
+    those models (the YANG models the switch itself checks a target config against); any problem fails the task
+    and nothing is written.
 extends_documentation_fragment:
   - gpucluster.fabric.plan_source
   - gpucluster.fabric.plan_source.build_dir
@@ -40,8 +42,9 @@ options:
     type: path
   yang_models:
     description:
-      - Directory of SONiC's YANG models, e.g. a copy of C(/usr/local/yang-models) from a switch of the release
-        you run. Needs the C(libyang) Python package (requirements.txt) and Debian's C(libyang2).
+      - Directory of the switches' NOS YANG models, e.g. a copy of C(/usr/local/yang-models) from a switch of the
+        release you run (docs/architecture.md, the schema gate of each NOS home). Needs the C(libyang) Python
+        package (requirements.txt) and Debian's C(libyang2).
     type: path
 author:
   - gpucluster.fabric contributors (@gpucluster)

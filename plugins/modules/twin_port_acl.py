@@ -8,7 +8,7 @@ module: twin_port_acl
 short_description: Enforce a twin switch's port ACLs with nftables
 version_added: 0.1.0
 description:
-  - The virtual twin's stand-in for SONiC data-plane ACLs. Run through the C(gpucluster.fabric.netns) connection,
+  - The virtual twin's stand-in for a switch's data-plane port ACLs. Run through the C(gpucluster.fabric.netns) connection,
     it loads the switch's C(ACL_TABLE) (type L3, ingress) and C(ACL_RULE) rows as one nftables table on the ingress
     hook of each bound port, replacing the previous one in one transaction. See docs/twin.md.
   - Idempotent (the table carries a digest of its rules); supports check mode and diff.

@@ -36,9 +36,10 @@ options:
         C(gpucluster.fabric.netns) (the virtual twin), C(napalm) when the host has a C(napalm_driver) variable,
         otherwise C(ssh).
       - C(netns) runs commands in the network namespace named after the host and C(vtysh -N <host>).
-        It also runs C(lldpcli -u) on the twin's lldpd socket. QoS comes from the rendered C(config_db.json).
+        It also runs C(lldpcli -u) on the twin's lldpd socket. A switch's own configuration is read from its rendered
+        files under I(config_db_dir).
       - C(ssh) uses OpenSSH with keys only (BatchMode) to C(ansible_host)/C(ansible_user)/C(ansible_port).
-        Each switch is read as the NOS its role runs in the spec (C(nos), default C(sonic)).
+        Each switch is read as the NOS its role runs in the spec (C(nos); its home's collectors).
       - C(napalm) uses the NAPALM driver in C(napalm_driver) with C(ansible_user)/C(ansible_password) and
         C(napalm_optional_args).
     type: str

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 DOCUMENTATION = r"""
 module: ztp
-short_description: Write the zero-touch provisioning tree of a GPU cluster (Kea by position, SONiC ZTP, iDRAC)
+short_description: Write the zero-touch provisioning tree of a GPU cluster (Kea by position, switch NOS ZTP, iDRAC)
 version_added: 0.2.0
 description:
   - Runs on the controller (an action plugin), once for the whole fabric. Writes I(build_dir)/<cluster>/ztp/
@@ -13,11 +13,11 @@ description:
   - C(kea-dhcp4.conf) gives every switch management port, iDRAC and host management port its planned address by
     cabling position (DHCP option 82 circuit-id as the OOB switch's relay writes it), never by MAC; a device on an
     unplanned port, or of the wrong kind at a position, gets nothing.
-  - C(www/ztp/<switch>/ztp.json) (SONiC ZTP, DHCP option 67) with the switch's C(config_db.json) and, in
-    split-unified routing mode, C(frr.conf) and a provisioning script; C(www/idrac/<server>.json), the server
+  - C(www/ztp/<switch>/) the files the switch's NOS boots from, written by the home of that NOS (docs/ztp.md),
+    e.g. a ztp.json for DHCP option 67 with the switch's configuration; C(www/idrac/<server>.json), the server
     configuration profile that DHCP option 43 points the iDRAC at.
   - Runs C(kea-dhcp4 -t) on the result when Kea is installed on the controller. With I(yang_models), every
-    config_db is validated against the SONiC YANG models first and nothing is written if one fails.
+    switch configuration is validated against its NOS's models (YANG) first and nothing is written if one fails.
   - With I(kea_log), reads Kea's log and returns who asked at which position and got nothing (unplanned ports,
     swapped cables).
   - In check mode it only reports what would change.
@@ -25,9 +25,11 @@ extends_documentation_fragment:
   - gpucluster.fabric.plan_source
   - gpucluster.fabric.plan_source.build_dir
 options:
-  sonic_image:
-    description: SONiC image for the ztp.json firmware section, a path under www/ or a URL. Empty, no firmware section.
-    type: str
+  nos_images:
+    description:
+      - The image each NOS's ZTP installs first (its firmware section), by NOS name, each a path under www/ or a URL.
+      - A NOS not named installs no image.
+    type: dict
   onie_image:
     description: NOS installer URL sent in option 114 (ONIE default-url), a path under www/ or a URL.
     type: str
@@ -56,7 +58,7 @@ options:
     description: The gpu_server role's BIOS baseline (C(gpu_server_bios_attributes)), put in every server profile.
     type: dict
   yang_models:
-    description: Directory of SONiC YANG models; when set, every config_db ZTP hands out must validate.
+    description: Directory of the switches' NOS models (YANG); when set, every switch config ZTP hands out must validate.
     type: path
   kea_log:
     description: A copy of Kea's log to report refused requests by position from.
@@ -69,7 +71,7 @@ EXAMPLES = r"""
 - name: Write build/<cluster>/ztp/
   gpucluster.fabric.ztp:
     build_dir: "{{ playbook_dir }}/../build"
-    onie_image: images/sonic-broadcom.bin
+    onie_image: images/nos-installer.bin
     bios_attributes: "{{ gpu_server_bios_attributes | default({}) }}"
   run_once: true
 """

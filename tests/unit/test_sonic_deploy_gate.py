@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from gpufabric.bgp_gate import established_sessions, required_sessions
+from gpufabric.bgp_gate import deploy_gate, established_sessions, required_sessions
 
 
 def _summary(**states):
@@ -33,5 +33,9 @@ def test_required_sessions_by_gate(gate, before, required):
 
 
 def test_unknown_gate_is_refused_with_the_variable_name():
-    with pytest.raises(ValueError, match="sonic_deploy_bgp_gate: 'some' is not one of auto, all, established_before"):
+    with pytest.raises(ValueError, match="^bgp_gate: 'some' is not one of auto, all, established_before$"):
         required_sessions(PLANNED, "", "some")
+    # The deploy gate names the variable of the switch's NOS's deploy role.
+    for nos in ("sonic", "cumulus"):
+        with pytest.raises(ValueError, match="^%s_deploy_bgp_gate: 'some' is not one of" % nos):
+            deploy_gate("", {"nos": nos, "bgp": {"neighbors": []}}, "", "some")

@@ -167,9 +167,17 @@ def test_frr_script_only_in_split_unified_mode(settings):
 
 
 def test_firmware_section_when_an_image_is_given(lab):
-    s = ZtpSettings("10.0.0.1", sonic_image="http://img/sonic.bin")
+    s = ZtpSettings("10.0.0.1", nos_images={"sonic": "http://img/sonic.bin"})
     fw = ztp_json("sw", "split", s)["ztp"]["01-firmware"]
     assert fw["install"] == {"url": "http://img/sonic.bin", "set-default": True} and fw["reboot-on-success"]
+    # An image for another NOS is not this switch's firmware.
+    other = ZtpSettings("10.0.0.1", nos_images={"cumulus": "http://img/cumulus.bin"})
+    assert "01-firmware" not in ztp_json("sw", "split", other)["ztp"]
+
+
+def test_nos_images_must_be_a_mapping():
+    with pytest.raises(SpecError, match="nos_images: 'x.bin' is not a mapping of NOS name to image"):
+        ZtpSettings("10.0.0.1", nos_images="x.bin")
 
 
 def test_idrac_profile_carries_the_gpu_server_bios_baseline_and_pxe(settings, tree):

@@ -4,11 +4,12 @@ The switch keeps a change only when, within the timeout, every required session 
 switch originates its own networks and summaries, no more-specific route leaks past a summary it owns,
 and from every required neighbour it has received at least what that neighbour originates by plan.
 Input is FRR's own JSON, `show bgp vrf default ipv4 unicast summary json` followed by
-`show bgp vrf default ipv4 unicast json` in one vtysh call (roles/sonic_deploy/tasks/apply.yml).
+`show bgp vrf default ipv4 unicast json` in one vtysh call (the deploy role of each NOS that runs FRR).
 """
 import ipaddress
 import json
 
+from .nos import nos_of
 from .validate.parsers import bgp_summary
 
 BGP_GATES = ("auto", "all", "established_before")
@@ -100,14 +101,15 @@ def problems(text, cfg, required, peer_cfgs=(), own=True):
 
 
 def deploy_gate(text, cfg, before, gate="auto", peer_cfgs=()):
-    """The gate of roles/sonic_deploy after a change: ``problems`` with what is required taken from the
+    """The gate of a switch's deploy role after a change: ``problems`` with what is required taken from the
     summary ``before`` the change: the sessions ``gate`` selects (required_sessions below);
     the switch's own announcements when it was running (a planned session was up). ``peer_cfgs`` may hold
     None for a neighbour whose build is absent (a --limit build into a fresh directory): what it must
     send is then not checked."""
     planned = [n["ip"] for n in (cfg.get("bgp") or {}).get("neighbors", ())]
     running = bool(set(planned) & set(established_sessions(before)))
-    return problems(text, cfg, required_sessions(planned, before, gate), [p for p in peer_cfgs or () if p],
+    variable = "%s_deploy_bgp_gate" % nos_of(cfg)  # the deploy role's variable (roles/<nos>_deploy)
+    return problems(text, cfg, required_sessions(planned, before, gate, variable), [p for p in peer_cfgs or () if p],
                     own=running)
 
 
@@ -126,15 +128,15 @@ def established_sessions(summary_text):
     return sorted(addr for addr, state in _peer_states(summary_text).items() if state == "Established")
 
 
-def required_sessions(planned, summary_before, gate="auto"):
+def required_sessions(planned, summary_before, gate="auto", variable="bgp_gate"):
     """Which of the ``planned`` neighbour addresses must be Established after a change, else the
     switch rolls back: ``all``; ``established_before`` (those up before the change); ``auto``: on a
     running fabric (a planned session was up) every planned session the switch already had before the
     change, up or not; a session this change adds is not required, since its far end may not be deployed
     yet (growth: a spine gains the sessions of leaves racked after it; validation checks them). On a
-    first bring-up (nothing was up), established_before."""
+    first bring-up (nothing was up), established_before. ``variable`` names the setting in the refusal."""
     if gate not in BGP_GATES:
-        raise ValueError("sonic_deploy_bgp_gate: %r is not one of %s" % (gate, ", ".join(BGP_GATES)))
+        raise ValueError("%s: %r is not one of %s" % (variable, gate, ", ".join(BGP_GATES)))
     planned = list(planned or [])
     states = _peer_states(summary_before)
     was_up = [addr for addr in planned if states.get(addr) == "Established"]

@@ -72,7 +72,7 @@ def render_switches(plan, devices=None):
 
 def check_switch_configs(plan, models_dir, devices=None):
     """Every (selected) switch's rendered configuration checked by its NOS's schema gate against the models
-    in ``models_dir`` (SONiC: its YANG models): [] or the problems, each naming switch, table, key, field
+    in ``models_dir`` (the NOS's own schema models, e.g. YANG): [] or the problems, each naming switch, table, key, field
     and rule."""
     by_nos = {}
     for host, cfg in _structured_of(plan, devices).items():

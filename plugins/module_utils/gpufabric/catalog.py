@@ -11,7 +11,7 @@ _MODE = re.compile(r"^(\d+)x(\d+)G(\(\d+\))?$")
 
 
 def parse_mode(mode):
-    """(sub-ports, speed in Gb/s) of a breakout mode such as 2x400G or SONiC's 2x400G(8); None if malformed."""
+    """(sub-ports, speed in Gb/s) of a breakout mode such as 2x400G, or 2x400G(8) with a lane count; None if malformed."""
     m = _MODE.match(str(mode))
     return (int(m.group(1)), int(m.group(2))) if m else None
 
@@ -51,7 +51,7 @@ class SwitchModel:
             for mode in group.get("breakouts") or []:
                 if parse_mode(mode) is None:
                     raise SpecError("%s.port_groups[%d].breakouts" % (path, g), "%r is not a breakout mode: write "
-                                    "it as COUNTxSPEEDG, e.g. 2x400G (SONiC's lane suffix allowed: 2x400G(8))" % mode)
+                                    "it as COUNTxSPEEDG, e.g. 2x400G (a lane count may follow: 2x400G(8))" % mode)
             for dummy in range(group["count"]):
                 try:
                     pname = pattern.format(lane=lane, index=len(self.ports), number=len(self.ports) + 1)
@@ -80,8 +80,8 @@ class SwitchModel:
 
     def sub_port_name(self, index, sub, count):
         """Name of sub-port ``sub`` of ``count`` on physical port ``index``: the NOS's (or model's) breakout
-        pattern ({port}s{sub}: swp1s0), else the port pattern at the sub-port's first lane (SONiC:
-        Ethernet0 and Ethernet4 of a 2x400G Ethernet0)."""
+        pattern ({port}s{sub}: swp1s0), else the port pattern at the sub-port's first lane
+        (Ethernet0 and Ethernet4 of a 2x400G Ethernet0 under an Ethernet{lane} pattern)."""
         name = self.ports[index][0]
         if self.breakout_name:
             return self.breakout_name.format(port=name, sub=sub, number=index + 1)

@@ -167,9 +167,9 @@ SWITCH_MODEL = Section("A switch model.", {
     "port_name": Str("Port name pattern; `{lane}` is the port's first lane, `{index}` its 0-based and `{number}` "
                      "its 1-based position. Default: the NOS's interface naming (nos/platforms.yml)."),
     "breakout_name": Str("Name pattern of a broken-out port's sub-ports: `{port}` (the cage's name), `{sub}` "
-                         "(0-based) and `{number}`, e.g. `{port}s{sub}` (Cumulus' swp1s0). Default: the NOS's "
-                         "`breakout_name`, else the port_name at the sub-port's first lane (SONiC: Ethernet0 and "
-                         "Ethernet4 of a 2x400G Ethernet0).", omit=True),
+                         "(0-based) and `{number}`, e.g. `{port}s{sub}` (swp1s0). Default: the NOS's "
+                         "`breakout_name`, else the port_name at the sub-port's first lane (Ethernet0 and "
+                         "Ethernet4 of a 2x400G Ethernet0 under `Ethernet{lane}`).", omit=True),
     "rack_units": Int("Height in rack units (1).", minimum=1, omit=True),
     "power_typical_w": Int("Typical power draw, W.", minimum=0, omit=True),
     "power_max_w": Int("Maximum power draw, W: what a rack's power budget must hold.", minimum=0, omit=True),
@@ -182,8 +182,8 @@ SWITCH_MODEL = Section("A switch model.", {
         "first_lane": Int("Lane of the group's first port. Default: right after the previous group.", minimum=0),
         "form_factor": Str("Cage type (QSFP-DD, OSFP, SFP28, RJ45, ...).", default=""),
         "use": Choice("Which side the group serves.", ["any", "down", "up", "none"], default="any"),
-        "breakouts": List("Breakout modes the platform lists for the port, COUNTxSPEEDG as in SONiC's "
-                          "platform.json (2x400G, or 2x400G(8) with its lane count); the planner breaks a port out "
+        "breakouts": List("Breakout modes the platform lists for the port, COUNTxSPEEDG as in the "
+                          "vendor's platform files (2x400G, or 2x400G(8) with its lane count); the planner breaks a port out "
                           "only into a listed mode.", Str("A breakout mode."), default=[]),
     }), required=True),
 })

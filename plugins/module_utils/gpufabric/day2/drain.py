@@ -5,7 +5,7 @@ prepended DRAIN_PREPEND more times and with the GRACEFUL_SHUTDOWN community (RFC
 run eBGP multipath with `bestpath as-path multipath-relax`, which relaxes "same neighbour AS" but not
 "same AS-path length": the longer paths drop out of the ECMP set at once and stay as backups. A path
 that has no alternative (a leaf's own server block, the last spine of a pair of leaves) keeps
-carrying traffic, where a withdrawal (SONiC's TSA) would black-hole it. The community is the RFC 8326
+carrying traffic, where a withdrawal (a NOS's traffic-shift-away command) would black-hole it. The community is the RFC 8326
 signal for receivers whose policy honours it; no receiver needs it for the shift to happen.
 """
 from ..errors import SpecError

@@ -7,7 +7,7 @@ frontend spines to new pairs). Two views of the same change, each from its own h
 - ``must_change(old_plan, new_plan)``: from the two plans, the switches that are new or whose cabled
   ports (port, peer, peer port, addresses, cable length) differ; what a deploy ought to touch.
 - ``changed_switches(old_files, new_files)``: from the two builds, the switches whose rendered files
-  differ; what a deploy does touch (roles/sonic_deploy compares each switch and leaves equal ones alone).
+  differ; what a deploy does touch (each NOS's deploy role compares each switch and leaves equal ones alone).
 
 ``cabling_delta`` compares the two builds' cabling plans (docs/cabling.csv) by cable ID, the position of
 end B, which never changes for a cable already installed: the new cables are what to pull; an existing

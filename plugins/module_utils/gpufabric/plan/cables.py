@@ -1,7 +1,7 @@
 """Cable lengths: the one estimate of every link's run, and the stock length that is ordered for it.
 
 The cabling plan and bill of materials order the stock length; the switch sizes each port's PFC
-headroom from the same stock length (SONiC's CABLE_LENGTH), so the headroom always follows the
+headroom from the same stock length (the structured config's cable_length_m), so the headroom always follows the
 cable that is actually installed. The geometry is the spec's `docs.layout` over
 data/docs_defaults.yml: rows are scalable units, racks stand at columns, the core row at
 `core_row` row pitches.

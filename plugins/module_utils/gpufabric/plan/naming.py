@@ -4,7 +4,7 @@ import re
 
 from ..errors import SpecError
 
-# RFC 1123 labels, lowercase: what SONiC, DNS and Ansible inventories all accept.
+# RFC 1123 labels, lowercase: what switch NOSes, DNS and Ansible inventories all accept.
 _HOSTNAME = re.compile(r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")
 
 

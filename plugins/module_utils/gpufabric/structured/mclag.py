@@ -6,7 +6,7 @@ from ..ipam import cidr, fmt
 SERVER_VLAN = 100
 # The peer link is LAG number 1; server bonds are LAG 101, 102, ... by the server's position in the
 # pair, so both leaves give a server's bond the same name, which MC-LAG requires. The NOS names
-# them (platform fact `lag`: PortChannel1, PortChannel101 on SONiC).
+# them (platform fact `lag`, e.g. PortChannel1 and PortChannel101).
 PEER_LINK_NUMBER = 1
 SERVER_CHANNEL_BASE = 101
 KEEPALIVE_S, SESSION_TIMEOUT_S = 1, 15

@@ -2,16 +2,16 @@
 in-band management address on it, and DHCP relay toward the provisioning host when the spec names one.
 
 The relay inserts option 82 so that the provisioning host answers by cabling position (docs/ztp.md).
-SONiC's relay (isc-dhcp-relay with SONiC's patches, run by the dhcp_relay container as
-``dhcrelay -m discard -a %h:%p %P``) writes the circuit-id as "<hostname>:<port alias>": CIRCUIT_ID
-below is that format, and the one place the provisioning side reads it from.
+The switch's relay agent (isc-dhcp-relay, run as ``dhcrelay -m discard -a %h:%p %P``) writes the
+circuit-id as "<hostname>:<port alias>": CIRCUIT_ID below is that format, and the one place the
+provisioning side reads it from.
 """
 from ..ipam import fmt
 
 OOB_VLAN = 10
 CIRCUIT_ID = "{hostname}:{port}"
 # A request that already carries option 82 is dropped: a device on an access port must not be able
-# to claim another position (SONiC's relay-agent-mode "discard", dhcrelay -m discard).
+# to claim another position (relay-agent-mode "discard", dhcrelay -m discard).
 OPTION82_EXISTING = "discard"
 
 

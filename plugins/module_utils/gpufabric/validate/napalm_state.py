@@ -1,7 +1,7 @@
 """DeviceState from NAPALM getters, for switches whose NOS has a NAPALM driver (EOS, NX-OS, Junos, IOS-XR...).
 
 napalm is imported only when this collector runs, so the library imports without it. Routes (ECMP),
-config_db QoS and server sources are not NAPALM getters: those checks SKIP on such devices.
+a NOS's own QoS source and server sources are not NAPALM getters: those checks SKIP on such devices.
 """
 import time
 

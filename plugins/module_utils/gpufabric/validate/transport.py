@@ -2,7 +2,8 @@
 at once with ``Transport.run_many(device, commands)``.
 
 Commands are abstract (``Command(tool, text)``): ``sh`` runs in the device's shell, ``vtysh`` and ``lldpcli``
-talk to its FRR and lldpd, ``config_db`` reads its SONiC configuration. Each transport maps them to what
+talk to its FRR and lldpd; a NOS home adds its own (its collectors' ``SSH_TOOLS``, e.g. one that prints the
+switch's configuration). Each transport maps them to what
 works there: a network namespace of the virtual twin (twin/transport.py, handed in by the twin's callers), OpenSSH to a real switch or server. The twin and SSH
 run a device's commands as one shell script (one process, one SSH session a device instead of one a
 command); each command keeps its own output, standard error and exit status.
@@ -149,7 +150,7 @@ def ssh_tools(flavour):
 
 class SshTransport(Transport):
     """OpenSSH with keys only (BatchMode): ``hosts`` maps a device name to its address and user and
-    whether it runs SONiC ({"host", "user", "port", "flavour"}); unknown devices are reached by name."""
+    what it runs ({"host", "user", "port", "flavour"}: "linux" or its NOS); unknown devices are reached by name."""
     name = "ssh"
 
     def __init__(self, hosts=None, options=("-o", "BatchMode=yes", "-o", "ConnectTimeout=10"), timeout=60):

@@ -17,7 +17,7 @@ from ..errors import SpecError
 
 IDRAC_VENDOR_CLASS = "iDRAC"
 # DHCP option codes the devices read (Kea names where Kea has one).
-OPT_BOOTFILE = "boot-file-name"        # 67: SONiC ZTP reads the ztp.json URL from it
+OPT_BOOTFILE = "boot-file-name"        # 67: a switch NOS's ZTP reads its script or ztp.json URL
 OPT_ONIE_URL = 114                     # ONIE's default-url: the NOS installer (ONIE discovery, exact URLs)
 OPT_HOSTNAME = "host-name"             # 12
 OPT_VENDOR = "vendor-encapsulated-options"  # 43: iDRAC auto config string
@@ -81,7 +81,7 @@ def kea_config(ports, positions, boots, settings, mgmt_network, gateway):
         # The relay agent information of each lease is kept with it: the lease file shows the position.
         "store-extended-info": True,
         "valid-lifetime": settings.lease_seconds,
-        # Devices change client-ids between ONIE, SONiC and iDRAC; the position is the identity.
+        # Devices change client-ids between ONIE, the NOS and iDRAC; the position is the identity.
         "match-client-id": False,
         "client-classes": classes,
         "subnet4": [{"id": 1, "subnet": str(net), "option-data": [{"name": "routers", "data": gateway}],

@@ -19,7 +19,7 @@ def _kind(dev, port):
 
 def management_positions(plan, port_aliases=None):
     """[Position] in plan order. ``port_aliases`` {relay: {port: alias}}: the names the relay puts in
-    the circuit-id (SONiC uses a port's alias when the PORT table gives one)."""
+    the circuit-id (a NOS home's port_aliases: the alias a NOS's relay writes instead of the port name)."""
     aliases = port_aliases or {}
     out = []
     for link in plan.links:

@@ -10,7 +10,7 @@ from ..build import write_tree
 from ..nos import home, nos_of
 from .tree import SUBDIR, port_aliases, structured, ztp_files
 
-SETTING_KEYS = ("sonic_image", "onie_image", "lease_seconds", "kea_interfaces", "kea_lease_file", "kea_log_file",
+SETTING_KEYS = ("nos_images", "onie_image", "lease_seconds", "kea_interfaces", "kea_lease_file", "kea_log_file",
                 "pxe_interface", "bios_attributes")
 SHOWN = 10
 
@@ -21,8 +21,8 @@ def settings_from(plan, args):
 
 
 def config_problems(plan, native, models_dir):
-    """The schema check of every switch config ZTP hands out, by the home of the switch's NOS (SONiC: YANG,
-    the Generic Config Updater's check); the one place provisioning calls it. [] without a models directory."""
+    """The schema check of every switch config ZTP hands out, by the home of the switch's NOS (e.g. YANG
+    models); the one place provisioning calls it. [] without a models directory."""
     if not models_dir:
         return []
     cfgs = structured(plan)
@@ -54,7 +54,7 @@ def provision(plan, build_dir, args, check=False):
     files, tables = ztp_files(plan, settings)
     problems = config_problems(plan, tables, args.get("yang_models"))
     if problems:
-        return {"failed": True, "msg": "config_db not valid for SONiC, ZTP would hand it out: %s" % "; ".join(
+        return {"failed": True, "msg": "switch config not valid for its NOS's models, ZTP would hand it out: %s" % "; ".join(
             problems[:SHOWN]), "yang_problems": problems}
     changed = write_tree(root, files, check=check)
     result = {"changed": bool(changed), "ztp_root": root, "provisioning_host": settings.server, "changed_count": len(changed),

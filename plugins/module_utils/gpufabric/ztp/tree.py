@@ -2,8 +2,8 @@
 
     kea-dhcp4.conf                 Kea's configuration (installed as /etc/kea/kea-dhcp4.conf)
     positions.csv                  every management port by position: what Kea hands out where
-    www/ztp/<switch>/...           the switch's NOS's ZTP files (its home's ztp_switch_files; SONiC:
-                                   ztp.json for DHCP option 67, with config_db.json, frr.conf, frr.sh)
+    www/ztp/<switch>/...           the switch's NOS's ZTP files (its home's ztp_switch_files, e.g.
+                                   a ztp.json for DHCP option 67 and the configuration files it names)
     www/idrac/<server>.json        iDRAC server configuration profile (DHCP option 43)
 
 www/ is what the provisioning host's HTTP server serves at its root; operators add images/ there.

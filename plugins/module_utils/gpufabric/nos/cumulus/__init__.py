@@ -7,6 +7,7 @@ Cumulus Linux (docs/spectrum-x.md).
 
 Neutral code reaches this module through ``nos.home("cumulus")``; it imports only neutral code.
 """
+from .. import DEFAULT_NOS
 from ...errors import SpecError
 from ...render import yaml_text
 from .nvue import RENDERED_RELEASES, check_rendered, startup  # noqa: F401  (interface)
@@ -33,7 +34,7 @@ def release_of(spec):
 def check_role(cfg, key="nos"):
     if cfg["role"] not in ROLES:
         raise SpecError(key, "%s (%s) would run Cumulus Linux, which this collection renders only for %s so far: "
-                        "set nos: sonic on that role" % (cfg["hostname"], cfg["role"], ", ".join(ROLES)))
+                        "set nos: %s on that role" % (cfg["hostname"], cfg["role"], ", ".join(ROLES), DEFAULT_NOS))
 
 
 def documents(cfg, release=DEFAULT_RELEASE):
@@ -69,6 +70,6 @@ def render_switches(cfgs, spec):
 
 
 def check_configs(models_dir, cfgs):
-    """The build's external-models gate (SONiC's YANG directory): nothing to add here, since every startup.yaml
+    """The build's external-models gate (its yang_models directory): nothing to add here, since every startup.yaml
     is checked against NVIDIA's NVUE model by render_switches, whenever it is rendered."""
     return []

@@ -16,7 +16,7 @@ SERVER_LINKS = "SERVER_LINKS"
 # One profile name for every QoS object: the switch has one RoCE profile, applied to its backend ports.
 QOS_PROFILE = "gpufabric-roce"
 # NVUE's PFC watchdog polls every polling-interval ms and acts after `robustness` polls of a storm;
-# its only action is to stop honouring pause frames on the queue (the SONiC profile's "drop").
+# its only action is to stop honouring pause frames on the queue (the QoS profile's pfc_watchdog action "drop").
 PFC_WATCHDOG_ACTIONS = ("drop",)
 _NUMBER = re.compile(r"(\d+)")
 _SPEED = {1: "1G", 10: "10G", 25: "25G", 40: "40G", 50: "50G", 100: "100G", 200: "200G", 400: "400G", 800: "800G"}

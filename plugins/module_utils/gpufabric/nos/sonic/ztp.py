@@ -40,8 +40,9 @@ def ztp_json(host, routing_mode, settings):
     """The ztp.json of one switch (a dict); files it names live under ztp/<host>/ of the tree."""
     base = "ztp/%s/" % host
     sections = {}
-    if settings.sonic_image:
-        sections["01-firmware"] = {"install": {"url": settings.url(settings.sonic_image), "set-default": True},
+    image = settings.image("sonic")
+    if image:
+        sections["01-firmware"] = {"install": {"url": settings.url(image), "set-default": True},
                                    "reboot-on-success": True, "halt-on-failure": True}
     sections["02-configdb-json"] = {"url": {"source": settings.url(base + "config_db.json"),
                                             "destination": "/etc/sonic/config_db.json"},

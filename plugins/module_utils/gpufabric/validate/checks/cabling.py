@@ -7,7 +7,7 @@ them back), naming both ends.
 from .base import FAIL, PASS, Check, SWITCH_ROLES, for_roles
 
 # How long after the far end learned this port a missing neighbour here is still "not learned yet": two
-# transmit intervals of lldpd's and SONiC's default (30 s). A link that just came up is learned on each side
+# transmit intervals of lldpd's default (30 s), which switch NOSes keep. A link that just came up is learned on each side
 # when that side's next LLDPDU arrives.
 LLDP_LEARNING_S = 60
 
