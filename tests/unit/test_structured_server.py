@@ -64,8 +64,9 @@ def test_qos_overrides_move_switches_nics_nccl_and_validation_together():
     assert roce["dscp_to_priority"] == {24: 4, 48: 6} and roce["mlxconfig"]["ROCE_CC_PRIO_MASK_P1"] == 16
     assert roce["traffic_class"] == 24 << 2 | 2 == 98
     assert server["nccl"]["env"]["NCCL_IB_TC"] == "98"
-    want = Expectation(plan).qos()
+    want = Expectation(plan).qos("lab-r0-leaf01")
     assert want["pfc"] == [4] and want["dscp_to_tc"][24] == 4 and want["ecn"] == [4]
+    assert Expectation(plan).qos("lab-gpu0001") == {"trust": "dscp", "pfc": [4], "ecn": [4]}
     files = render_servers(plan)
     unit = files["servers/lab-gpu0001/systemd/gpufabric-roce.service"]
     assert "--pfc 0,0,0,0,1,0,0,0" in unit and "--dscp2prio set,24,4" in unit

@@ -183,7 +183,7 @@ def test_collection_errors_and_unavailable_sources(lab):
     states = copy.deepcopy(healthy)
     broken = DeviceState("lab-spine02", "backend_spine")
     broken.errors = {s: "ssh: connect to host lab-spine02 port 22: Connection refused"
-                     for s in ("lldp", "bgp", "links", "sysfs", "config_db", "routes")}
+                     for s in ("lldp", "bgp", "links", "sysfs", "qos", "routes")}
     states["lab-spine02"] = broken
     states["lab-gpu0001"].nic_qos = None
     states["lab-gpu0001"].unavailable["nic_qos"] = "mlnx_qos is not installed"

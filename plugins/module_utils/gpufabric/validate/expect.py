@@ -1,13 +1,16 @@
 """What the plan says each device should show: cabled ports, BGP sessions, ECMP, addresses, QoS.
 
-Everything here is derived from the plan (and the QoS profile the build renders from); checks compare
+Everything here is derived from the plan and from each device's structured config (the contract of
+structured/switch.py and structured/server.py, which every renderer reads too): a port's MTU and a device's
+QoS are what its structured config declares, never worked out from the spec a second time; checks compare
 collected state with it, never with a second hand-written expectation.
 """
 from ..ipam import cidr
 from ..plan.model import ROUTED_TIERS
 from ..roles import SERVER_LIKE_ROLES
 from ..spec import port_mtu
-from ..structured.context import FabricContext
+from ..structured import structured_configs
+from ..structured.server import server_configs
 from ..structured.tenant_vrf import announces_host_routes
 from ..tenants import attached
 from ..tenants.reach import Reach, rail_nics
@@ -35,6 +38,39 @@ class Port:
         return "%s %s%s" % (self.device, self.name, " (rail %d)" % self.rail if self.rail is not None else "")
 
 
+def declared_mtus(switch_cfgs, server_cfgs):
+    """{device: {port: MTU}} as the structured configs declare them: a switch's ports, a server's rail NICs,
+    its frontend bond's members and its management port."""
+    out = {}
+    for host, cfg in switch_cfgs.items():
+        out[host] = {i["name"]: i["mtu"] for i in cfg["ethernet_interfaces"]}
+    for host, cfg in server_cfgs.items():
+        mtus = out.setdefault(host, {})
+        mtus.update((nic["name"], nic["mtu"]) for nic in cfg["nics"])
+        if cfg["frontend"]:
+            mtus.update((member, cfg["frontend"]["mtu"]) for member in cfg["frontend"].get("members") or ())
+            mtus.setdefault(cfg["frontend"]["name"], cfg["frontend"]["mtu"])
+        if cfg["management"]:
+            mtus[cfg["management"]["name"]] = cfg["management"]["mtu"]
+    return out
+
+
+def switch_qos(cfg):
+    """The RoCE treatment a switch's structured config gives its QoS ports: {"trust", "pfc", "ecn", "dscp_to_tc"};
+    None for a switch without QoS (frontend, OOB)."""
+    qos = cfg.get("qos")
+    if not qos:
+        return None
+    return {"trust": qos["trust"], "pfc": sorted(qos["pfc_priorities"]), "ecn": sorted(qos["ecn_queues"]),
+            "dscp_to_tc": {int(k): int(v) for k, v in qos["dscp_to_traffic_class"].items()}}
+
+
+def nic_qos(cfg):
+    """The RoCE treatment a server's structured config gives its NICs: {"trust", "pfc", "ecn"}."""
+    roce = cfg["roce"]
+    return {"trust": roce["trust"], "pfc": sorted(roce["pfc_priorities"]), "ecn": sorted(roce["ecn_priorities"])}
+
+
 def _nic_rails(dev):
     return {nic["name"]: i for i, nic in enumerate(getattr(dev.model, "backend_nics", None) or [])}
 
@@ -59,13 +95,22 @@ class Expectation:
         for link in plan.links:
             self.all_ports.add((link.a.name, link.a_port))
             self.all_ports.add((link.b.name, link.b_port))
+        selected = [d.name for d in self.devices]
+        self.switch_cfgs = structured_configs(plan, selected)
+        self.server_cfgs = {}
+        if any(d.role == "gpu_server" for d in self.devices):
+            self.server_cfgs = {host: cfg for host, cfg in server_configs(plan).items() if host in self.by_name}
+        mtus = declared_mtus(self.switch_cfgs, self.server_cfgs)
         for link in self.links:
             for end in (link.end(link.a), link.end(link.b)):
                 dev = end.device
                 if dev.name in self.ports:
-                    server = dev.role in SERVER_LIKE_ROLES
-                    self.ports[dev.name][end.port] = Port(end, port_mtu(plan.spec, link.network, server),
-                                                          _nic_rails(dev).get(end.port))
+                    mtu = mtus.get(dev.name, {}).get(end.port)
+                    if mtu is None:
+                        # A port no structured config declares (a switch's management port, a non-GPU host):
+                        # its MTU is the spec's for that network, which the NOS or host default must match.
+                        mtu = port_mtu(plan.spec, link.network, dev.role in SERVER_LIKE_ROLES)
+                    self.ports[dev.name][end.port] = Port(end, mtu, _nic_rails(dev).get(end.port))
 
     def port(self, device, name):
         return self.ports.get(device, {}).get(name)
@@ -97,12 +142,14 @@ class Expectation:
             return True
         return self.plan.device(leaf).rail == self.plan.device(other).rail
 
-    def qos(self):
-        """The planned RoCE treatment of every backend port: {"trust", "pfc", "ecn", "dscp_to_tc"}."""
-        profile = FabricContext(self.plan).qos
-        return {"trust": profile["trust"], "pfc": sorted(profile["pfc_priorities"]),
-                "ecn": sorted(profile["ecn_queues"]),
-                "dscp_to_tc": {int(k): int(v) for k, v in profile["dscp_to_traffic_class"].items()}}
+    def qos(self, device):
+        """The RoCE treatment ``device``'s structured config declares: a switch's QoS ports {"trust", "pfc",
+        "ecn", "dscp_to_tc"}, a GPU server's NICs {"trust", "pfc", "ecn"}; None when it declares none."""
+        if device in self.switch_cfgs:
+            return switch_qos(self.switch_cfgs[device])
+        if device in self.server_cfgs:
+            return nic_qos(self.server_cfgs[device])
+        return None
 
     def _tenant_reach(self):
         """(Reach, {(server, address): Nic}) of the running tenant assignment, or None without one."""

@@ -86,7 +86,7 @@ def collect_napalm(device, role, sources, driver, hostname, username=None, passw
     if "optics" in got:
         state.optics = _optics(got["optics"])
     for source in sources:
-        if source in ("routes", "config_db", "sysfs", "addrs", "rules", "route_tables", "nic_qos"):
+        if source in ("routes", "qos", "sysfs", "addrs", "rules", "route_tables", "nic_qos"):
             state.unavailable.setdefault(source, "not collected through NAPALM (driver %s)" % driver)
     state.seconds = time.perf_counter() - started
     return state

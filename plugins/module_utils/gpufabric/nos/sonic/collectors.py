@@ -1,14 +1,15 @@
 """SONiC's collectors: the switch's own command output turned into the neutral facts validation checks.
 
-``COMMANDS`` maps a source name to the command that reads it (``Command(tool, text)``; the ``config_db``
-tool is how a transport reads a SONiC configuration), ``PARSERS`` a source to (fact field, parser).
+``COMMANDS`` maps a fact to the command that reads it (``Command(tool, text)``; the ``config_db`` tool is
+how a transport reads a SONiC configuration), ``PARSERS`` a fact to (its DeviceState field, parser). Checks
+name the fact (``qos``), never the SONiC source it comes from.
 """
 import json
 
 from ...validate.transport import Command
 from .ranges import from_ranges
 
-COMMANDS = {"config_db": Command("config_db", "sonic-cfggen -d --print-data")}
+COMMANDS = {"qos": Command("config_db", "sonic-cfggen -d --print-data")}
 # How each tool is invoked over SSH on a SONiC switch: lldpcli lives in its lldp container, FRR in bgp.
 SSH_TOOLS = {"vtysh": "sudo -n vtysh -c {q}", "lldpcli": "docker exec lldp lldpcli {text}",
              "config_db": "sonic-cfggen -d --print-data"}
@@ -44,4 +45,4 @@ def config_db_qos(config_db):
     return out
 
 
-PARSERS = {"config_db": ("qos", lambda text: config_db_qos(json.loads(text)))}
+PARSERS = {"qos": ("qos", lambda text: config_db_qos(json.loads(text)))}

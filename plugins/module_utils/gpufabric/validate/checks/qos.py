@@ -1,5 +1,7 @@
 """PFC and ECN: identical on both ends of every backend switch link and between each NIC and its leaf
-port, and as the plan's QoS profile says. A mismatch here is the classic silent RoCE fault."""
+port, and as each device's structured config declares (the fabric's QoS profile). A mismatch here is the
+classic silent RoCE fault. The ``qos`` fact is what a switch's NOS collector (nos/<name>/collectors.py) makes
+of the switch's own output; ``nic_qos`` what mlnx_qos shows on a server."""
 from ...roles import BACKEND_SWITCH_ROLES as BACKEND_SWITCHES
 from .base import FAIL, PASS, SKIP, Check, for_roles
 FIELDS = (("trust", "trust mode"), ("pfc", "PFC priorities"), ("ecn", "ECN"), ("dscp_to_tc", "DSCP map"))
@@ -32,35 +34,36 @@ class _QosCheck(Check):
         state = ctx.states.get(device)
         if state is None:
             return None, None
-        source = "config_db" if field == "qos" else "nic_qos"
-        problem = state.problem(source)
+        problem = state.problem(field)
         if problem:
             return None, self.result(device, port, problem[0], problem[1])
         return (getattr(state, field) or {}).get(port), None
 
-    def _compare(self, ctx, ends, want):
-        """ends: [(device, port, qos)]; FAIL naming every end that deviates from the plan, or from the other end."""
+    def _compare(self, ctx, ends, wants):
+        """ends: [(device, port, qos)], wants: what each end's structured config declares; FAIL naming every end
+        that deviates from it, or from the other end."""
         wrong = []
-        for device, port, have in ends:
+        for (device, port, have), want in zip(ends, wants):
             diff = _differences(have, want)
             if diff:
-                wrong.append((device, port, have, diff))
+                wrong.append((device, port, have, diff, want))
+        want = wants[0]
         (d0, p0, _h0), (d1, p1, _h1) = ends
         link = "%s %s -- %s %s" % (d0, p0, d1, p1)
         if not wrong:
             return [self.result(d0, p0, PASS, "%s: PFC %s, ECN %s on both ends" % (link, want["pfc"], want["ecn"]))]
         return [self.result(device, port, FAIL, "%s %s has %s, planned %s (link %s): apply the QoS profile to it"
                             % (device, port, _describe(have, diff, want), _describe(want, diff, have), link))
-                for device, port, have, diff in wrong]
+                for device, port, have, diff, want in wrong]
 
 
 class QosBackendLinks(_QosCheck):
     name = "qos_backend_links"
     description = "PFC/ECN/DSCP map identical and as planned on both ends of every backend switch link"
-    sources = for_roles(BACKEND_SWITCHES, ("config_db",))
+    sources = for_roles(BACKEND_SWITCHES, ("qos",))
 
     def run(self, ctx):
-        results, want = [], ctx.expect.qos()
+        results = []
         for link in ctx.expect.links:
             if link.a.role not in BACKEND_SWITCHES or link.b.role not in BACKEND_SWITCHES:
                 continue
@@ -75,21 +78,21 @@ class QosBackendLinks(_QosCheck):
                 results += [self.result(d, p, FAIL, "%s %s has no QoS configuration (PORT_QOS_MAP entry missing)"
                                         % (d, p)) for d, p, h in ends if h is None]
             else:
-                results += self._compare(ctx, ends, want)
+                results += self._compare(ctx, ends, [ctx.expect.qos(link.a.name), ctx.expect.qos(link.b.name)])
         return results
 
 
 class QosNicLeaf(_QosCheck):
     name = "qos_nic_leaf"
     description = "each server NIC's trust mode, PFC and ECN match its leaf port and the plan"
-    sources = dict(for_roles(("gpu_server",), ("nic_qos",)), backend_leaf=("config_db",))
+    sources = dict(for_roles(("gpu_server",), ("nic_qos",)), backend_leaf=("qos",))
 
     def run(self, ctx):
-        results, want = [], ctx.expect.qos()
-        nic_want = {"trust": want["trust"], "pfc": want["pfc"], "ecn": want["ecn"]}
+        results = []
         for dev, state in self.devices(ctx):
             if dev.role != "gpu_server":
                 continue
+            nic_want = ctx.expect.qos(dev.name)
             nic_problem = None
             for nic in ctx.expect.server_nics(dev.name):
                 have, problem = self._end(ctx, dev.name, nic.name, "nic_qos")
@@ -98,7 +101,7 @@ class QosNicLeaf(_QosCheck):
                     (nic.peer, nic.peer_port, {k: leaf[k] for k in ("trust", "pfc", "ecn") if k in leaf})
                 if problem is None and have is not None:
                     ends = [(dev.name, nic.name, have), leaf_end or (nic.peer, nic.peer_port, nic_want)]
-                    results += self._compare(ctx, ends, nic_want)
+                    results += self._compare(ctx, ends, [nic_want, nic_want])
                     continue
                 if problem is not None:
                     nic_problem = nic_problem or problem
