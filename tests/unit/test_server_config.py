@@ -122,3 +122,15 @@ def test_live_commands_idempotent_from_ip_json(lab_fabric):
     assert live.rule_commands(nic, [{"priority": 1001, "src": "10.0.0.1", "table": "101"}]) == []
     stale = live.rule_commands(nic, [{"priority": 1001, "src": "10.9.0.1", "table": "101"}])
     assert stale[0] == ["rule", "del", "priority", "1001"] and stale[1][:3] == ["rule", "add", "from"]
+
+
+def test_a_rail_nic_needs_a_31_and_its_gateway_is_the_other_address():
+    from gpufabric.server.network import backend
+    fabric = {"interfaces": [{"name": "ens1np0", "network": "backend", "ipv4": "10.9.0.6/31"}]}
+    (nic,) = backend(fabric)
+    assert (nic["address"], nic["cidr"], nic["network"], nic["gateway"]) == (
+        "10.9.0.6", "10.9.0.6/31", "10.9.0.6/31", "10.9.0.7")
+    for text in ("10.9.0.6/30", "10.9.0.6"):
+        fabric["interfaces"][0]["ipv4"] = text
+        with pytest.raises(SpecError, match="fabric.interfaces.ens1np0.ipv4: %s is not a /31" % text):
+            backend(fabric)

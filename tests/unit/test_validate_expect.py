@@ -46,7 +46,7 @@ def test_a_structured_config_that_says_otherwise_moves_the_expectation(plan, mon
         return cfgs
     monkeypatch.setattr(expect_module, "structured_configs", changed)
     want = Expectation(plan)
-    ports = [p for p in want.ports["lab-r0-leaf01"].values()]
+    ports = list(want.ports["lab-r0-leaf01"].values())
     assert ports and {p.mtu for p in ports} == {4242}
     assert want.qos("lab-r0-leaf01")["pfc"] == [3, 4]
     assert {p.mtu for p in want.ports["lab-r0-leaf02"].values()} == {plan.spec["backend"]["mtu"]}

@@ -7,6 +7,7 @@ NIC i leave through NIC i towards its rail-i leaf."""
 import ipaddress
 
 from ..errors import SpecError
+from ..ipam import fmt
 
 # The ARP and reverse-path settings that let eight NICs share one host without answering for each other.
 SYSCTLS = {"arp_ignore": 1, "arp_announce": 2, "rp_filter": 2}
@@ -16,6 +17,17 @@ def _iface(fabric, network):
     return [i for i in fabric.get("interfaces", []) if i.get("network") == network]
 
 
+def _slash31(name, text):
+    """(address, network "a.b.c.d/31", the other address) of a rail NIC's ``text`` "a.b.c.d/31". Integer
+    arithmetic, not ipaddress objects: a large fabric has tens of thousands of rail NICs."""
+    address, _sep, prefix = text.partition("/")
+    if prefix != "31":
+        ipaddress.ip_interface(text)  # a malformed address raises ValueError, as it always did
+        raise SpecError("fabric.interfaces.%s.ipv4" % name, "%s is not a /31" % text)
+    value = int(ipaddress.IPv4Address(address))
+    return fmt(value), "%s/31" % fmt(value & ~1), fmt(value ^ 1)
+
+
 def backend(fabric, table_base=101, rule_priority_base=1001, mtu=None):
     """Rail NICs in rail order: [{name, rail, address, prefix, cidr, network, gateway, table, priority, mtu,
     peer, peer_interface}]. The leaf holds the lower address of the /31 and is the NIC's gateway."""
@@ -23,12 +35,9 @@ def backend(fabric, table_base=101, rule_priority_base=1001, mtu=None):
     for rail, nic in enumerate(_iface(fabric, "backend")):
         if "ipv4" not in nic:
             raise SpecError("fabric.interfaces.%s" % nic.get("name"), "backend interface without ipv4: re-plan")
-        iface = ipaddress.ip_interface(nic["ipv4"])
-        if iface.network.prefixlen != 31:
-            raise SpecError("fabric.interfaces.%s.ipv4" % nic["name"], "%s is not a /31" % nic["ipv4"])
-        peer = [a for a in (iface.network.network_address, iface.network.broadcast_address) if a != iface.ip][0]
-        out.append({"name": nic["name"], "rail": rail, "address": str(iface.ip), "prefix": 31,
-                    "cidr": str(iface), "network": str(iface.network), "gateway": str(peer),
+        address, network, peer = _slash31(nic["name"], nic["ipv4"])
+        out.append({"name": nic["name"], "rail": rail, "address": address, "prefix": 31,
+                    "cidr": "%s/31" % address, "network": network, "gateway": peer,
                     "table": table_base + rail, "priority": rule_priority_base + rail,
                     "mtu": int(mtu or nic.get("mtu", 9000)), "peer": nic.get("peer"),
                     "peer_interface": nic.get("peer_interface"), "rdma": nic.get("rdma")})
