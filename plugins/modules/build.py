@@ -15,6 +15,11 @@ description:
     C(devices/<host>/structured.yml) and the files its NOS boots from.
   - The new tree is written beside the old one and swapped in with renames, so a reader never sees half a build;
     when nothing changed nothing is touched and the task reports no change. The output is byte-identical on every run.
+  - Switches and servers are rendered and written in batches, so memory does not grow with the fabric. The tree's
+    C(.build-manifest), written last, holds a hash of the build's inputs (spec, tenant assignment, collection code
+    and version) and of every file; a full build whose inputs hash the same over untouched files renders nothing.
+    A build directory of other inputs, edited by hand or left by a killed run is rendered again and compared,
+    never mixed.
   - Touches no device. In check mode it only reports what would change.
   - Rail leaves get tenant isolation (port ACLs) from the tenant assignment, see docs/tenancy.md.
   - With I(yang_models), every switch's rendered configuration is first validated by its NOS's schema gate against

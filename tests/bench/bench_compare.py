@@ -42,13 +42,23 @@ print(json.dumps(row))
 """
 
 
+def export_tree(tmp, commit):
+    """The tree of ``commit`` in tmp, with its collection link (its ansible.cfg finds its own collection), or
+    the reason it cannot be had."""
+    archive = subprocess.run(["git", "-C", ROOT, "archive", commit], capture_output=True, check=False)
+    if archive.returncode:
+        return "commit %s is not in this clone" % commit
+    subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+    link = os.path.join(tmp, "collections", "ansible_collections", "gpucluster", "fabric")
+    os.makedirs(os.path.dirname(link), exist_ok=True)
+    if not os.path.lexists(link):
+        os.symlink(tmp, link)
+    return None
+
+
 def _export(tmp):
     """The baseline tree in tmp, or the reason it cannot be had."""
-    archive = subprocess.run(["git", "-C", ROOT, "archive", BASELINE], capture_output=True, check=False)
-    if archive.returncode:
-        return "commit %s is not in this clone" % BASELINE
-    subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
-    return None
+    return export_tree(tmp, BASELINE)
 
 
 def _plan_seconds(tree, name):
@@ -103,9 +113,6 @@ def bench_compare():
                          "%.2f s now, %.2f s at %s: %.2fx" % (n, o, BASELINE, o / n), "not slower (at least 1x)"))
         # build.yml as users run it; the tree of the baseline wrote no server files, so this tree builds
         # the same stages (--skip-tags servers). Each tree's ansible.cfg finds its own collection.
-        link = os.path.join(old, "collections", "ansible_collections", "gpucluster", "fabric")
-        os.makedirs(os.path.dirname(link), exist_ok=True)
-        os.symlink(old, link)
         builds = {"old": [], "new": []}
         for _i in range(2):
             for key, tree, extra in (("old", old, ()), ("new", ROOT, ("--skip-tags", "servers"))):

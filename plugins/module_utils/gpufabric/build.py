@@ -18,9 +18,11 @@ from .gc_pause import allocation_heavy
 from .nos import home, nos_of
 from .render import yaml_text
 from .render.linux_host import render_server
-from .structured import structured_configs
+from . import build_manifest
+from .day2.drain import drained_switches
+from .structured import BUILDERS, FabricContext, structured_configs, switch_configs
 from .structured.switch import check_reader
-from .structured.server import server_configs
+from .structured.server import server_config_batches, server_configs
 
 # Beside build/<cluster>/, the build before the current one: --diff compares against it.
 PREVIOUS_SUFFIX = ".previous"
@@ -43,9 +45,12 @@ def _structured_of(plan, devices):
     return structured_configs(plan, names=devices)
 
 
+def _structured_texts(cfgs):
+    return {"devices/%s/structured.yml" % host: yaml_text.dump(cfg) for host, cfg in cfgs.items()}
+
+
 def render_structured(plan, devices=None):
-    return {"devices/%s/structured.yml" % host: yaml_text.dump(cfg)
-            for host, cfg in _structured_of(plan, devices).items()}
+    return _structured_texts(_structured_of(plan, devices))
 
 
 @functools.lru_cache(maxsize=None)
@@ -59,12 +64,16 @@ def renderer(name):
 def render_switches(plan, devices=None):
     """Every (selected) switch's configuration files, rendered by the home of the switch's NOS (nos/). A home
     renders its switches together, so that its schema gate runs over all of them before anything is written."""
+    return _switch_texts(_structured_of(plan, devices), plan.spec)
+
+
+def _switch_texts(cfgs, spec):
     by_nos = {}
-    for host, cfg in _structured_of(plan, devices).items():
+    for host, cfg in cfgs.items():
         by_nos.setdefault(nos_of(cfg), {})[host] = cfg
     out = {}
-    for name, cfgs in sorted(by_nos.items()):
-        for host, files in renderer(name).render_switches(cfgs, plan.spec).items():
+    for name, group in sorted(by_nos.items()):
+        for host, files in renderer(name).render_switches(group, spec).items():
             for file_name, text in files.items():
                 out["devices/%s/%s" % (host, file_name)] = text
     return out
@@ -96,12 +105,11 @@ def servers(plan):
 
 def render_servers(plan, devices=None):
     """Every GPU server's structured.yml and Linux host files (render/linux_host.py), or the selected ones."""
-    out = {}
-    for host, cfg in servers(plan).items():
-        if devices is None or host in devices:
-            for name, text in render_server(cfg).items():
-                out["servers/%s/%s" % (host, name)] = text
-    return out
+    return _server_texts({host: cfg for host, cfg in servers(plan).items() if devices is None or host in devices})
+
+
+def _server_texts(cfgs):
+    return {"servers/%s/%s" % (host, name): text for host, cfg in cfgs.items() for name, text in render_server(cfg).items()}
 
 
 STAGES = {
@@ -111,21 +119,67 @@ STAGES = {
     "servers": render_servers,
     "docs": _fabric_wide(render_docs),
 }
+# Switches or servers rendered at once: the build holds one batch of texts, never the fabric's.
+BATCH = 256
+
+
+def _batches(items, size=BATCH):
+    for i in range(0, len(items), size):
+        yield items[i:i + size]
+
+
+def stream(plan, stages=None, devices=None, clock=None):
+    """Yield (relative path, text) of every file of the build (or of the ``stages`` and ``devices``
+    selected), the same files and bytes as the STAGES renderers, switches and servers rendered BATCH
+    at a time, so that memory holds a batch and not the fabric. ``clock`` ({stage: [files, seconds]})
+    receives each stage's rendering time (not its consumer's)."""
+    stages = list(stages or STAGES)
+    clock = {} if clock is None else clock
+    for name in stages:
+        clock.setdefault(name, [0, 0.0])
+
+    def timed(name, render, *args, files=True):
+        started = time.perf_counter()
+        out = render(*args)
+        clock[name][0] += len(out) if files else 0
+        clock[name][1] += time.perf_counter() - started
+        return out
+
+    wanted = None if devices is None else set(devices)
+    if "plan" in stages and devices is None:
+        yield from timed("plan", plan_files, plan).items()
+    if "structured" in stages or "configs" in stages:
+        ctx, drained = FabricContext(plan), drained_switches(plan)
+        switches = [dev for dev in plan.devices if dev.role in BUILDERS and (wanted is None or dev.name in wanted)]
+        first = "structured" if "structured" in stages else "configs"
+        for batch in _batches(switches):
+            cfgs = timed(first, switch_configs, ctx, batch, drained, files=False)
+            if "structured" in stages:
+                yield from timed("structured", _structured_texts, cfgs).items()
+            if "configs" in stages:
+                yield from timed("configs", _switch_texts, cfgs, plan.spec).items()
+    if "servers" in stages:
+        batches = server_config_batches(plan, BATCH, wanted)
+        while True:
+            cfgs = timed("servers", next, batches, {}, files=False)
+            if not cfgs:
+                break
+            yield from timed("servers", _server_texts, cfgs).items()
+    if "docs" in stages and devices is None:
+        yield from timed("docs", render_docs, plan).items()
 
 
 @allocation_heavy
 def render_all(plan, stages=None, devices=None, progress=None):
     """{relative path: text}, sorted by path: the whole build of one cluster (or the ``stages`` and
     ``devices`` selected), the same bytes on every run. ``progress(stage, count, seconds)`` hears of
-    each stage as it ends."""
-    files = {}
-    for name in stages or STAGES:
-        started = time.perf_counter()
-        out = STAGES[name](plan, devices)
-        files.update(out)
-        if progress:
-            progress(name, len(out), time.perf_counter() - started)
-    return dict(sorted(files.items()))
+    each stage at the end."""
+    clock = {}
+    files = dict(sorted(stream(plan, stages, devices, clock)))
+    if progress:
+        for name, (count, seconds) in clock.items():
+            progress(name, count, seconds)
+    return files
 
 
 # Subtrees of build/<cluster>/ that other writers own (the ztp playbook writes ztp/ with inputs the
@@ -143,6 +197,46 @@ def _read_tree(root, skip=()):
             with open(path, encoding="utf-8", errors="replace") as f:
                 found[os.path.relpath(path, root)] = f.read()
     return found
+
+
+def _list_tree(root, skip=()):
+    """Relative paths of the files under ``root`` (not its subtrees ``skip`` nor its manifest)."""
+    found = []
+    for directory, dirs, names in os.walk(root):
+        rel = os.path.relpath(directory, root)
+        if directory == root:
+            dirs[:] = [d for d in dirs if d not in skip]
+            names = [n for n in names if n != build_manifest.NAME]
+        found.extend(n if rel == "." else rel + "/" + n for n in names)
+    return found
+
+
+def _untouched(root, entries):
+    """Whether the files under ``root`` (but its foreign subtrees and the reports of NOT_BUILT) are exactly
+    those of the manifest ``entries``, each with the size and mtime it was written with: no file added,
+    removed or edited since."""
+    seen = 0
+    pending = [(root, "")]
+    while pending:
+        directory, prefix = pending.pop()
+        with os.scandir(directory) as it:
+            for entry in it:
+                rel = prefix + entry.name
+                if entry.is_dir(follow_symlinks=False):
+                    if not prefix and (entry.name in FOREIGN_SUBTREES or rel + "/" in NOT_BUILT):
+                        continue
+                    pending.append((entry.path, rel + "/"))
+                    continue
+                if not prefix and entry.name == build_manifest.NAME:
+                    continue
+                known = entries.get(rel)
+                if known is None:
+                    return False
+                st = entry.stat(follow_symlinks=False)
+                if st.st_size != known[1] or st.st_mtime_ns != known[2]:
+                    return False
+                seen += 1
+    return seen == sum(1 for rel in entries if not rel.startswith(NOT_BUILT))
 
 
 def _changes(old, new):
@@ -165,36 +259,199 @@ def _write_tree(staging, files, old_root, old):
             f.write(text)
 
 
+class _Tree:
+    """The new build, file by file: compared with the old one (by its manifest's hashes, or by reading the old
+    file where the manifest cannot vouch for it), written into ``staging`` (None: only compared), a file
+    equal to the old one hard-linked rather than written, so that its mtime stays."""
+
+    def __init__(self, old_root, staging, shown=0):
+        self.old_root, self.staging = old_root, staging
+        self.old = build_manifest.read_entries(old_root) if old_root else {}
+        self.entries = {}     # the new manifest
+        self.changed = []
+        self.made = set()     # directories made under staging
+        self.shown = shown    # how many changed files' texts to keep, the first in diff order (--diff)
+        self.new_texts = {}
+
+    def _old_hash(self, rel):
+        """(hash, stat) of the old build's file ``rel``, (None, None) if it has none."""
+        if not self.old_root:
+            return None, None
+        path = os.path.join(self.old_root, rel)
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None, None
+        entry = self.old.get(rel)
+        if entry and entry[1] == st.st_size and entry[2] == st.st_mtime_ns:
+            return entry[0], st
+        with open(path, "rb") as f:
+            return build_manifest.content_hash(f.read()), st
+
+    def _changed(self, rel, text):
+        self.changed.append(rel)
+        if self.shown:
+            self.new_texts[rel] = text
+            if len(self.new_texts) > 2 * self.shown:
+                for path in diff_order(self.new_texts)[self.shown:]:
+                    del self.new_texts[path]
+
+    def texts(self):
+        """{"old": {path: text}, "new": {path: text}} of the first changed files in diff order."""
+        new = {rel: text for rel, text in self.new_texts.items() if rel in diff_order(self.new_texts)[:self.shown]}
+        old = {}
+        for rel in new:
+            try:
+                with open(os.path.join(self.old_root or "", rel), encoding="utf-8", errors="replace") as f:
+                    old[rel] = f.read()
+            except OSError:
+                continue
+        return {"old": old, "new": {rel: text for rel, text in new.items() if text is not None}}
+
+    def _dir(self, rel):
+        directory = os.path.dirname(os.path.join(self.staging, rel))
+        if directory not in self.made:
+            os.makedirs(directory, exist_ok=True)
+            self.made.add(directory)
+
+    def add(self, rel, text):
+        data = text.encode("utf-8")
+        digest = build_manifest.content_hash(data)
+        old_digest, st = self._old_hash(rel)
+        if old_digest != digest:
+            self._changed(rel, text)
+        if self.staging is None:
+            self.entries[rel] = (digest, 0, 0)
+            return
+        self._dir(rel)
+        path = os.path.join(self.staging, rel)
+        if old_digest == digest:
+            try:
+                os.link(os.path.join(self.old_root, rel), path)
+                self.entries[rel] = (digest, st.st_size, st.st_mtime_ns)
+                return
+            except OSError:
+                pass
+        with open(path, "wb", buffering=0) as f:
+            f.write(data)
+            st = os.fstat(f.fileno())
+        self.entries[rel] = (digest, st.st_size, st.st_mtime_ns)
+
+    def carry(self, rel):
+        """Keep the old build's file ``rel`` as it is (not the build's to write, or outside a partial build)."""
+        digest, st = self._old_hash(rel)
+        if self.staging is None:
+            self.entries[rel] = (digest, 0, 0)
+            return
+        self._dir(rel)
+        os.link(os.path.join(self.old_root, rel), os.path.join(self.staging, rel))
+        self.entries[rel] = (digest, st.st_size, st.st_mtime_ns)
+
+    def drop(self, rel):
+        self._changed(rel, None)
+
+
+def _lock(build_root):
+    """An exclusive lock on builds into ``build_root`` (flock on the directory itself: no file left behind),
+    held until the returned descriptor is closed."""
+    import fcntl
+    fd = os.open(build_root, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _remove_leftovers(build_root, cluster):
+    """Remove the unfinished trees of runs killed while they wrote (never seen as the build: a tree is only
+    renamed into place once complete). Returns how many there were."""
+    prefix = "." + cluster + ".new-"
+    left = [name for name in os.listdir(build_root) if name.startswith(prefix)]
+    for name in left:
+        shutil.rmtree(os.path.join(build_root, name), ignore_errors=True)
+    return len(left)
+
+
+@allocation_heavy
 def write_build(plan, build_root, check=False, devices=None, stages=None, result=None, progress=None):
     """Write build_root/<cluster>/ so that readers see the old build or the new one, never a mix:
     the new tree is written beside it and swapped in with two renames; the old one becomes
     <cluster>.previous/. Returns the changed paths (relative to build_root/<cluster>/), empty when the
     build is unchanged and nothing was touched. With ``check``, only returns what would change.
 
+    The files are rendered and written BATCH devices at a time (stream), so memory does not grow with the
+    fabric. A full build whose inputs (build_manifest.input_key) are those the current build's manifest
+    names renders nothing: the build is unchanged.
+
     ``devices`` / ``stages`` select part of the build (--limit, tags): the selected files are
     replaced and every other file of the current build is kept. ``result`` (a dict) receives the
-    old and new texts of the changed files, for diffs."""
-    files = render_all(plan, stages, devices=devices, progress=progress)
-    target = os.path.join(build_root, plan.summary["cluster"])
-    old = _read_tree(target, FOREIGN_SUBTREES) if os.path.isdir(target) else {}
-    if devices is not None or (stages is not None and set(stages) != set(STAGES)):
-        files = dict(sorted(dict(old, **files).items()))
-    else:
-        # Written into the cluster's directory by others (validation reports): carried over, not the build's.
-        files = dict(sorted(dict(files, **{p: t for p, t in old.items() if p.startswith(NOT_BUILT)}).items()))
-    changed = _changes(old, files)
-    if result is not None:
-        result.update(old=old, new=files)
-    if check or not changed:
-        return changed
+    old and new texts of the first changed files in diff order (DIFF_FILES), for diffs."""
+    cluster = plan.summary["cluster"]
+    target = os.path.join(build_root, cluster)
+    full = devices is None and (stages is None or set(stages) == set(STAGES))
     started = time.perf_counter()
-    os.makedirs(build_root, exist_ok=True)
-    staging = tempfile.mkdtemp(dir=build_root, prefix="." + plan.summary["cluster"] + ".new-")
+    key = build_manifest.input_key(plan) if full else None
+    exists = os.path.isdir(target)
+    header = build_manifest.read_header(target) if exists else None
+    if result is not None:
+        result.update(old={}, new={})
+    if key is not None and header is not None and header.get("key") == key:
+        if _untouched(target, build_manifest.read_entries(target)):
+            if progress:
+                progress("inputs and files unchanged since the build in place (its manifest): nothing rendered",
+                         None, time.perf_counter() - started)
+            return []
+        if progress:
+            progress("files of the build in place were changed since it was built: compared file by file", None,
+                     time.perf_counter() - started)
+    if exists and progress:
+        if header is None:
+            progress("no manifest in the build in place: compared file by file", None, 0.0)
+        elif full and header.get("key") is not None:
+            progress("the build in place has other inputs (spec, tenants or collection version): rebuilt", None, 0.0)
+    lock = staging = None
+    if not check:
+        os.makedirs(build_root, exist_ok=True)
+        lock = _lock(build_root)
     try:
-        _write_tree(staging, files, target, old)
+        if not check:
+            left = _remove_leftovers(build_root, cluster)
+            if left and progress:
+                progress("removed the unfinished tree(s) of a killed build", left, 0.0)
+            staging = tempfile.mkdtemp(dir=build_root, prefix="." + cluster + ".new-")
+        tree = _Tree(target if exists else None, staging, DIFF_FILES if result is not None else 0)
+        clock = {}
+        for rel, text in stream(plan, stages, devices, clock):
+            tree.add(rel, text)
+        made = set(tree.entries)
+        for rel in _list_tree(target, FOREIGN_SUBTREES) if exists else ():
+            if rel in made:
+                continue
+            if not full or rel.startswith(NOT_BUILT):
+                tree.carry(rel)
+            else:
+                tree.drop(rel)
+        del made
+        if progress:
+            for name, (count, seconds) in clock.items():
+                progress(name, count, seconds)
+        changed = sorted(tree.changed)
+        if result is not None:
+            result.update(tree.texts())
+        if check:
+            return changed
+        if not changed:
+            # The same files: only the manifest is brought up to date, so that the next build skips rendering.
+            if (full and (header is None or header.get("key") != key)) or (not full and header is None):
+                build_manifest.write(target, key, tree.entries)
+            shutil.rmtree(staging)
+            return changed
+        build_manifest.write(staging, key, tree.entries)
         os.chmod(staging, 0o755)
         previous = target + PREVIOUS_SUFFIX
-        if os.path.isdir(target):
+        if exists:
             if os.path.isdir(previous):
                 shutil.rmtree(previous)
             for sub in FOREIGN_SUBTREES:
@@ -202,15 +459,19 @@ def write_build(plan, build_root, check=False, devices=None, stages=None, result
                     os.rename(os.path.join(target, sub), os.path.join(staging, sub))
             os.rename(target, previous)
         os.rename(staging, target)
+        if progress:
+            progress("write", len(changed), time.perf_counter() - started - sum(s for _n, s in clock.values()))
+        return changed
     except BaseException:
-        for sub in FOREIGN_SUBTREES:  # never lose a tree the build does not own
-            if os.path.isdir(os.path.join(staging, sub)) and os.path.isdir(target):
-                os.rename(os.path.join(staging, sub), os.path.join(target, sub))
-        shutil.rmtree(staging, ignore_errors=True)
+        if staging is not None:
+            for sub in FOREIGN_SUBTREES:  # never lose a tree the build does not own
+                if os.path.isdir(os.path.join(staging, sub)) and os.path.isdir(target):
+                    os.rename(os.path.join(staging, sub), os.path.join(target, sub))
+            shutil.rmtree(staging, ignore_errors=True)
         raise
-    if progress:
-        progress("write", len(changed), time.perf_counter() - started)
-    return changed
+    finally:
+        if lock is not None:
+            os.close(lock)
 
 
 def write_tree(target, files, check=False):

@@ -15,8 +15,10 @@ _TYPED = re.compile(r"^(y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|
                     r"|null|Null|NULL|~|[-+]?[0-9_.:eE]+|\.inf|\.nan|[0-9]{4}-[0-9]{2}-[0-9]{2}.*)$")
 
 
-# Spelling of each string seen; hostnames and port names repeat across thousands of files.
+# Spelling of each string seen; hostnames and port names repeat across thousands of files. Bounded, so that a
+# build's memory does not grow with the fabric (it is emptied when full).
 _SPELLING = {}
+_SPELLING_MAX = 100000
 
 
 def _scalar(value):
@@ -31,6 +33,8 @@ def _scalar(value):
         return repr(value)
     text = _SPELLING.get(value)
     if text is None:
+        if len(_SPELLING) >= _SPELLING_MAX:
+            _SPELLING.clear()
         plain = _PLAIN.match(value) and not _TYPED.match(value) and not value.endswith(" ")
         text = _SPELLING[value] = value if plain else json.dumps(value)
     return text

@@ -16,7 +16,7 @@ from .oob import mgmt_interface, oob_config
 from .qos import qos_config
 from .tenant_vrf import announces_host_routes
 
-__all__ = ["FabricContext", "device_config", "structured_configs"]
+__all__ = ["BUILDERS", "FabricContext", "device_config", "structured_configs", "switch_configs"]
 
 
 def _base(dev, ctx, network):
@@ -98,11 +98,18 @@ def device_config(dev, ctx):
 
 def structured_configs(plan, names=None):
     """{hostname: structured config} for every switch (or the switches ``names`` lists), in plan order."""
-    ctx = FabricContext(plan)
     wanted = None if names is None else set(names)
-    out = {dev.name: device_config(dev, ctx) for dev in plan.devices
-           if dev.role in BUILDERS and (wanted is None or dev.name in wanted)}
-    for name in drained_switches(plan):
+    return switch_configs(FabricContext(plan), [dev for dev in plan.devices
+                                                if dev.role in BUILDERS and (wanted is None or dev.name in wanted)])
+
+
+def switch_configs(ctx, devs, drained=None):
+    """{hostname: structured config} of the switches ``devs`` of ``ctx.plan``: any subset gives each switch the
+    config the whole fabric's structured_configs gives it (the build renders the fabric in batches).
+    ``drained``: the plan's drained_switches, when the caller has them already."""
+    plan = ctx.plan
+    out = {dev.name: device_config(dev, ctx) for dev in devs}
+    for name in drained_switches(plan) if drained is None else drained:
         # Only a drained switch carries the key, so an undrained build is byte for byte what it was.
         if name in out:
             out[name]["bgp"]["drain"] = drain_config(out[name]["bgp"]["asn"])

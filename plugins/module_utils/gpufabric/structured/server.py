@@ -70,7 +70,22 @@ def server_config(fabric, ctx, hostname, roce=None):
 
 def server_configs(plan):
     """{hostname: structured config} of every GPU server, in plan order."""
+    return {host: cfg for batch in server_config_batches(plan, None) for host, cfg in batch.items()}
+
+
+def server_config_batches(plan, size, wanted=None):
+    """{hostname: structured config} of the GPU servers (those in ``wanted``, a set, if given), in plan order,
+    ``size`` servers at a time (all at once for None): the build renders and writes one batch before it
+    makes the next."""
     ctx = FabricContext(plan)
     roce = roce_settings(ctx.qos)
-    return {host: server_config(hv["fabric"], ctx, host, roce) for host, hv in hostvars(plan).items()
-            if hv["fabric"]["role"] == "gpu_server"}
+    batch = {}
+    for host, hv in hostvars(plan).items():
+        if hv["fabric"]["role"] != "gpu_server" or (wanted is not None and host not in wanted):
+            continue
+        batch[host] = server_config(hv["fabric"], ctx, host, roce)
+        if size and len(batch) >= size:
+            yield batch
+            batch = {}
+    if batch:
+        yield batch
