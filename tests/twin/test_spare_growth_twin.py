@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from gpufabric import build, plan as planning, specfile, structured, twin
-from gpufabric.day2 import growth
+from gpufabric import growth
 from gpufabric.tenants import parse_assignment, plan_servers
 from gpufabric.tenants.state import assignment_for, write_running
 from gpufabric.twin.traffic import Pair, loss_flow

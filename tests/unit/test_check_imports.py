@@ -54,3 +54,19 @@ def test_a_neutral_module_importing_a_nos_home_or_the_twin_is_found(tmp_path):
     proc = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "check_imports.py"), root],
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 1 and proc.stdout.splitlines() == lines
+
+
+def test_a_package_cycle_is_found_and_a_known_one_that_is_gone_is_stale(tmp_path, monkeypatch):
+    # No module cycle (p.a -> q.b -> p.c), but the packages p and q import each other.
+    files = {"p/__init__.py": "", "p/a.py": "from ..q import b\n", "p/c.py": "", "q/__init__.py": "",
+             "q/b.py": "def f():\n    from ..p import c\n"}
+    root = _tree(tmp_path, files)
+    monkeypatch.setattr(check_imports, "KNOWN_PACKAGE_CYCLES", {})
+    assert check_imports.offences(root) == [
+        "package cycle between p, q (plugins/module_utils/gpufabric/p/a.py:1 -> q.b; "
+        "plugins/module_utils/gpufabric/q/b.py:2 -> p.c)"]
+    monkeypatch.setattr(check_imports, "KNOWN_PACKAGE_CYCLES", {("p", "q"): "to be split"})
+    assert check_imports.offences(root) == []
+    tmp_path.joinpath("plugins", "module_utils", "gpufabric", "q", "b.py").write_text("def f():\n    pass\n")
+    assert check_imports.offences(root) == [
+        "package cycle p, q is gone: remove it from KNOWN_PACKAGE_CYCLES in scripts/check_imports.py"]

@@ -6,7 +6,7 @@ import pytest
 from conftest import load_example
 
 from gpufabric import build
-from gpufabric.day2 import growth
+from gpufabric import growth
 from gpufabric.plan import build_plan
 
 

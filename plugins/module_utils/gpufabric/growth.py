@@ -18,8 +18,8 @@ import io
 import json
 import os
 
-from ..docs.markdown import count, table
-from ..plan import build_plan
+from .docs.markdown import count, table
+from .plan import build_plan
 
 ENDS = ("a_device", "a_port", "b_device", "b_port")
 DEVICE_FILES = "devices/"
