@@ -99,6 +99,7 @@ def up(twin, wait=True, timeout=90.0, frr_config="rendered"):
     changes += apply_port_acls(twin)
     changes += daemons.lldpd_apply(state_dir(twin.cluster), namespaces)
     changes += _sonic_apply(twin)
+    changes += _self_applying(twin, boot=frr_config != "blank")
     report = {"changed": bool(changes), "changes": changes, "namespaces": len(twin.namespaces),
               "cables": len(twin.veths)}
     if wait and frr_config != "blank":
@@ -116,6 +117,32 @@ def _sonic_apply(twin):
         return plane.apply(state_dir(twin.cluster), switches)
     except plane.redis_db.RedisError as exc:
         raise TwinError(str(exc))
+
+
+def _self_applying(twin, boot):
+    """Switches whose NOS applies its own configuration (ns.nos_plane: Cumulus' NVUE API stand-in), each
+    NOS's plane started for its switches; with ``boot`` a switch boots its rendered configuration the first
+    time, else empty (playbooks/deploy.yml configures it through the NOS's API)."""
+    by_nos = {}
+    for name in sorted(twin.namespaces):
+        ns = twin.namespaces[name]
+        if ns.nos_plane:
+            nos_name, release, text = ns.nos_plane
+            by_nos.setdefault(nos_name, []).append((name, release, text if boot else None))
+    changes = []
+    for nos_name, switches in sorted(by_nos.items()):
+        plane = home(nos_name).twin_plane()
+        try:
+            changes += plane.apply(state_dir(twin.cluster), switches)
+        except plane.PlaneError as exc:
+            raise TwinError(str(exc))
+    return changes
+
+
+def _planes():
+    """The twin planes of every NOS (each knows what of it runs)."""
+    from ..nos import names
+    return [home(n).twin_plane() for n in names()]
 
 
 def remove_namespaces(names):
@@ -301,8 +328,9 @@ def down(cluster, extra_namespaces=()):
     started = time.monotonic()
     state = read_state(cluster) or {}
     names = set(state.get("namespaces", ())) | set(extra_namespaces)
-    plane = home("sonic").twin_plane()
-    changes = plane.remove(state_dir(cluster), sorted(names))
+    changes = []
+    for plane in _planes():
+        changes += plane.remove(state_dir(cluster), sorted(names))
     changes += network.delete_namespaces(names)
     for ns in sorted(names):
         for path in (daemons.frr_dir(ns), daemons.frr_run_dir(ns)):
@@ -341,8 +369,8 @@ def leftovers(cluster, names):
                 found.append(path)
     if os.path.exists(state_dir(cluster)):
         found.append(state_dir(cluster))
-    plane = home("sonic").twin_plane()
-    found += plane.leftovers(names)
+    for plane in _planes():
+        found += plane.leftovers(names)
     if os.path.exists(NEIGH_SAVED) and not [n for n in os.listdir(STATE_ROOT) if n != os.path.basename(NEIGH_SAVED)]:
         found.append("raised neighbour-table thresholds (%s)" % NEIGH_SAVED)
     for pid in os.listdir("/proc"):

@@ -95,8 +95,11 @@ def frr_stage(namespaces, blank=False):
         _owned_by_frr(frr_run_dir(ns.name), 0o755)
         _write_if_changed(os.path.join(frr_dir(ns.name), "vtysh.conf"), VTYSH_CONF)
         conf_path = os.path.join(frr_dir(ns.name), "frr.conf")
-        if blank:
-            conf_changed = not os.path.exists(conf_path) and _write_if_changed(conf_path, blank_conf(ns.name))
+        if blank or ns.nos_plane:
+            # A self-applying NOS (ns.nos_plane) writes its own frr.conf: FRR starts with what that NOS renders
+            # for an empty configuration (ns.frr_conf), and the twin leaves it alone after.
+            first = ns.frr_conf if ns.nos_plane else blank_conf(ns.name)
+            conf_changed = not os.path.exists(conf_path) and _write_if_changed(conf_path, first)
         else:
             conf_changed = _write_if_changed(conf_path, ns.frr_conf)
         missing = [d for d in ns.frr_daemons if not _alive(os.path.join(frr_run_dir(ns.name), d + ".pid"), d)]

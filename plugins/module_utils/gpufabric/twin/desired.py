@@ -9,6 +9,7 @@ import ipaddress
 import json
 
 from ..ipam import fmt
+from ..nos import home
 from . import nftables, vrf
 
 IFNAMSIZ = 15                  # Linux interface names: at most 15 bytes
@@ -41,15 +42,16 @@ class Iface:
         self.name = name
         self.kind = kind          # veth | bridge | loopback (lo, which carries a switch's Loopback0)
         self.mtu = mtu
-        self.addrs = sorted(addrs)
+        self.addrs = None if addrs is None else sorted(addrs)   # None: the switch's own configuration decides
         self.master = master
         self.up = up
         self.options = tuple(options)   # extra `ip link add ... type KIND` arguments
+        # up None: the switch's own configuration decides (a NOS whose config applies itself, docs/twin.md)
 
 
 class Namespace:
     __slots__ = ("name", "role", "ifaces", "routes", "rules", "sysctls", "frr_conf", "frr_daemons", "lldp_ports",
-                 "acl_nft", "sonic")
+                 "acl_nft", "sonic", "nos_plane")
 
     def __init__(self, name, role):
         self.name = name
@@ -63,6 +65,9 @@ class Namespace:
         self.lldp_ports = []
         self.acl_nft = None     # a switch's port ACLs as an nft script (twin/nftables.py)
         self.sonic = None       # a SONiC switch's (model name, rendered config_db): its management plane
+        # (nos, release, rendered startup text) of a switch whose NOS applies its own configuration into the
+        # namespace (its home's twin_plane()): the twin makes cables and starts FRR and lldpd, nothing more
+        self.nos_plane = None
 
     def add(self, iface):
         if iface.name in self.ifaces:
@@ -163,9 +168,33 @@ def _switch(twin, dev, files, cabled):
     return ns, mgmt
 
 
+def _self_applying(twin, dev, files, cabled):
+    """A switch whose NOS applies its configuration into the namespace itself (its home's twin plane, e.g.
+    Cumulus' NVUE): the twin makes the cabled ports (down, no address: the NOS decides), starts FRR with
+    no routing configuration and lldpd; the management address is the rendered one, as DHCP/ZTP hands it."""
+    plane = home(dev.nos).twin_plane()
+    path = "devices/%s/%s" % (dev.name, plane.CONFIG_FILE)
+    if path not in files:
+        raise TwinError("%s: no rendered %s in the build (run playbooks/build.yml first)" % (dev.name, path))
+    ns = twin.ns(dev.name, dev.role)
+    ns.sysctls = dict(SWITCH_SYSCTLS)
+    for name in cabled:
+        ns.add(Iface(name, "veth", None, None, None, False))
+    if cabled:
+        ns.lldp_ports.append(plane.PORT_PATTERN)
+    ns.add(Iface("lo", "loopback", None, None))
+    ns.frr_daemons = FRR_DAEMONS
+    ns.frr_conf = plane.empty_frr_conf(dev.name)
+    release, mgmt = plane.boot_facts(files[path])
+    ns.nos_plane = (dev.nos, release, files[path])
+    return ns, mgmt
+
+
 def switch_namespaces(twin, dev, files, cabled):
     """A switch's namespace, with its FRR, and the namespaces of its tenant VRFs (twin/vrf.py);
     returns (the switch's namespace, its rendered management addresses)."""
+    if dev.nos and getattr(home(dev.nos).twin_plane(), "SELF_APPLYING", False):
+        return _self_applying(twin, dev, files, cabled)
     ns, mgmt = _switch(twin, dev, files, cabled)
     conf = files.get("devices/%s/frr.conf" % dev.name)
     if conf is None:

@@ -140,6 +140,8 @@ def namespace_batch(ns, have):
         if iface.mtu and cur["mtu"] != iface.mtu:
             lines.append("link set %s mtu %d" % (iface.name, iface.mtu))
             changes.append("%s mtu %d" % (iface.name, iface.mtu))
+        if iface.addrs is None:
+            continue    # the switch's own configuration decides its addresses
         for addr in sorted(set(iface.addrs) - set(cur["addrs"])):
             lines.append("addr add %s dev %s" % (addr, iface.name))
             changes.append("%s address %s" % (iface.name, addr))

@@ -4,11 +4,23 @@ Validation (validate/) knows transports only by the interface of ``validate.tran
 twin's callers (its action plugin, ``twin.verify``, tests) build this one and hand it in, so validation
 never imports the twin and runs the same on real switches.
 """
+import glob
 import os
 import shlex
 
 from ..validate.transport import Transport, Unavailable, run_argv
 from .vrf import is_vrf_link
+
+
+# Where the twin's NOS stand-ins put their switch's own commands (e.g. Cumulus' nv): a tool of a Command found
+# there runs inside the device's namespace.
+TOOL_DIRS = "/run/gpufabric-*/bin"
+
+
+def twin_tool(tool):
+    """The path of a NOS command the twin provides, or None."""
+    found = sorted(p for p in glob.glob(os.path.join(TOOL_DIRS, tool)) if os.access(p, os.X_OK))
+    return found[0] if found else None
 
 
 class NetnsTransport(Transport):
@@ -36,6 +48,8 @@ class NetnsTransport(Transport):
             return "vtysh -N %s -c %s" % (shlex.quote(device), shlex.quote(text))
         if tool == "lldpcli":
             return "lldpcli -u %s %s" % (shlex.quote(self.lldp_socket(device)), text)
+        if tool != "config_db" and twin_tool(tool):
+            return "%s %s" % (shlex.quote(twin_tool(tool)), text)
         return None
 
     def shell_argv(self, device, script):

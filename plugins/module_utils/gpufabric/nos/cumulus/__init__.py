@@ -8,6 +8,7 @@ Cumulus Linux (docs/spectrum-x.md).
 Neutral code reaches this module through ``nos.home("cumulus")``; it imports only neutral code.
 """
 from .. import DEFAULT_NOS
+from . import collectors  # noqa: F401  (interface)
 from ...errors import SpecError
 from ...render import yaml_text
 from .nvue import RENDERED_RELEASES, check_rendered, startup  # noqa: F401  (interface)
@@ -73,3 +74,10 @@ def check_configs(models_dir, cfgs):
     """The build's external-models gate (its yang_models directory): nothing to add here, since every startup.yaml
     is checked against NVIDIA's NVUE model by render_switches, whenever it is rendered."""
     return []
+
+
+def twin_plane():
+    """The twin's Cumulus switches (twin/plane.py of this home: the NVUE API stand-in of each switch, applying
+    into its namespace): twin/ reaches it here, through nos.home("cumulus"), and loads it only when the twin runs."""
+    from .twin import plane
+    return plane

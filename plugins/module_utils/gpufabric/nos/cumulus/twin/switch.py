@@ -1,0 +1,267 @@
+"""What an applied NVUE revision does to a Cumulus switch of the twin: its network namespace takes the
+configuration, or the apply fails and the previous configuration is put back.
+
+An apply, as NVUE's on a switch, is whole or not at all. Everything is worked out first (the kernel
+changes, FRR's configuration, the nftables rules), so an object the twin cannot model is refused before
+anything changes; then the namespace is changed:
+
+- ports (``interface swpN``, cabled in the twin as veths): MTU (Cumulus' default 9216), IPv4 addresses,
+  admin state (a port the configuration does not name is down, as on Cumulus); the loopback's addresses
+  on ``lo``; ``eth0`` keeps the management address the twin gave it (as DHCP/ZTP would) and is not in a
+  VRF (docs/twin.md);
+- FRR: /etc/frr/<host>/frr.conf rendered from the NVUE tree (frr.py) and loaded with frr-reload.py, as
+  NVUE does on Cumulus;
+- ACLs: NVUE's ipv4 ACLs as nftables, the control-plane ACL on the switch's input hook (table
+  ``inet gpufabric_cp``), ACLs bound ``inbound`` to ports on each port's ingress hook (table
+  ``netdev gpufabric_acl``), rules in rule-number order, first match decides, every rule counted;
+- QoS, LLDP timers, SNMP, syslog, NTP, adaptive routing are recorded (the applied revision keeps them
+  and ``nv`` shows them); the twin has no ASIC queues to program.
+"""
+import ipaddress
+import json
+import os
+import subprocess
+
+from ....twin import daemons
+from . import frr
+
+CUMULUS_MTU = 9216
+PORT_TYPES = ("swp",)
+CP_TABLE = "inet gpufabric_cp"
+PORT_TABLE = "netdev gpufabric_acl"
+
+
+class SwitchError(Exception):
+    """The namespace could not take the configuration (the message names the object or command)."""
+
+
+def _run(argv, stdin=None, what=None):
+    proc = subprocess.run(argv, input=stdin, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        detail = " ".join((proc.stderr or proc.stdout).split())[-300:]
+        raise SwitchError("%s failed (exit %d): %s" % (what or " ".join(argv[:6]), proc.returncode, detail))
+    return proc.stdout
+
+
+def _links(host):
+    return {link["ifname"]: link for link in json.loads(_run(["ip", "-n", host, "-j", "-d", "addr", "show"]) or "[]")}
+
+
+def _v4(link):
+    return sorted("%s/%s" % (a["local"], a["prefixlen"]) for a in link.get("addr_info", []) if a.get("family") == "inet")
+
+
+def _addresses(conf, where):
+    out = []
+    for addr in sorted(((conf.get("ip") or {}).get("address")) or {}):
+        try:
+            iface = ipaddress.ip_interface(addr)
+        except ValueError:
+            raise frr.Unsupported("%s.ip.address.%s: not an address with a prefix length" % (where, addr))
+        if iface.version != 4:
+            raise frr.Unsupported("%s.ip.address.%s: IPv6 is not modelled on the twin" % (where, addr))
+        out.append(addr)
+    return out
+
+
+def _port_state(conf, where):
+    link = conf.get("link") or {}
+    state = link.get("state") or {"up": {}}
+    if set(state) - {"up", "down"} or len(state) != 1:
+        raise frr.Unsupported("%s.link.state: up or down" % where)
+    vrf = (conf.get("ip") or {}).get("vrf", "default")
+    if vrf != "default":
+        raise frr.Unsupported("%s.ip.vrf %s: tenant VRFs are not modelled on the Cumulus twin yet" % (where, vrf))
+    return {"mtu": int(link.get("mtu", CUMULUS_MTU)), "addrs": _addresses(conf, where), "up": "up" in state}
+
+
+def kernel_plan(config, links):
+    """(ip -batch lines, changes) turning the namespace's ``links`` ({ifname: ip -j link}) into ``config``."""
+    interfaces = config.get("interface") or {}
+    for name, conf in sorted(interfaces.items()):
+        kind = conf.get("type")
+        if kind not in PORT_TYPES + ("loopback", "eth"):
+            raise frr.Unsupported("interface.%s.type %s: not modelled on the Cumulus twin (swp, loopback, eth)"
+                                  % (name, kind))
+        if kind == "eth" and (conf.get("ip") or {}).get("vrf", "mgmt") != "mgmt":
+            raise frr.Unsupported("interface.%s.ip.vrf: the twin's management port stays in the management VRF" % name)
+    lines, changes = [], []
+    for name in sorted(links):
+        link = links[name]
+        if name == "lo":
+            want = {"mtu": None, "addrs": sorted(set(_addresses(interfaces.get("lo") or {}, "interface.lo")
+                                                     + ["127.0.0.1/8"])), "up": True}
+        elif (link.get("linkinfo") or {}).get("info_kind") == "veth" and name.startswith("swp"):
+            conf = interfaces.get(name)
+            want = _port_state(conf, "interface.%s" % name) if conf else {"mtu": CUMULUS_MTU, "addrs": [], "up": False}
+        else:
+            continue   # eth0 (the twin's management port) and anything else the twin made
+        if want["mtu"] and link.get("mtu") != want["mtu"]:
+            lines.append("link set %s mtu %d" % (name, want["mtu"]))
+            changes.append("%s mtu %d" % (name, want["mtu"]))
+        have = _v4(link)
+        for addr in sorted(set(have) - set(want["addrs"])):
+            lines.append("addr del %s dev %s" % (addr, name))
+            changes.append("%s address %s removed" % (name, addr))
+        for addr in sorted(set(want["addrs"]) - set(have)):
+            lines.append("addr add %s dev %s" % (addr, name))
+            changes.append("%s address %s" % (name, addr))
+        is_up = "UP" in link.get("flags", [])
+        if want["up"] != is_up:
+            lines.append("link set %s %s" % (name, "up" if want["up"] else "down"))
+            changes.append("%s %s" % (name, "up" if want["up"] else "down"))
+    return lines, changes
+
+
+def _nft_match(match, where, family):
+    """nft match expressions of one NVUE ACL rule's ``match``."""
+    ip = dict(match.get("ip") or {})
+    if set(match) - {"ip"}:
+        raise frr.Unsupported("%s.match.%s: only ip matches on the twin" % (where, sorted(set(match) - {"ip"})[0]))
+    parts = ["meta protocol ip" if family == "netdev" else "meta nfproto ipv4"]
+    for key, nft in (("source-ip", "ip saddr"), ("dest-ip", "ip daddr")):
+        value = ip.pop(key, None)
+        if value not in (None, "ANY"):
+            parts.append("%s %s" % (nft, value))
+    proto = ip.pop("protocol", None)
+    if proto is not None:
+        if proto not in ("tcp", "udp", "icmp"):
+            raise frr.Unsupported("%s.match.ip.protocol %s: tcp, udp or icmp on the twin" % (where, proto))
+        parts.append("ip protocol %s" % proto)
+    for l4 in ("tcp", "udp"):
+        ports = ip.pop(l4, None)
+        if ports is None:
+            continue
+        if proto != l4 or set(ports) - {"dest-port", "source-port"}:
+            raise frr.Unsupported("%s.match.ip.%s: dest-port/source-port with protocol %s" % (where, l4, l4))
+        for key, nft in (("source-port", "sport"), ("dest-port", "dport")):
+            if ports.get(key):
+                numbers = sorted(ports[key], key=lambda p: int(p) if str(p).isdigit() else 0)
+                if not all(str(p).isdigit() for p in numbers):
+                    raise frr.Unsupported("%s.match.ip.%s.%s: port numbers on the twin" % (where, l4, key))
+                parts.append("%s %s { %s }" % (l4, nft, ", ".join(str(p) for p in numbers)))
+    if ip:
+        raise frr.Unsupported("%s.match.ip.%s: not modelled on the twin" % (where, sorted(ip)[0]))
+    return parts
+
+
+def _nft_rules(config, name, family):
+    acl = (config.get("acl") or {}).get(name)
+    if acl is None:
+        raise frr.Unsupported("acl %s is bound but not defined" % name)
+    if acl.get("type") != "ipv4":
+        raise frr.Unsupported("acl.%s.type %s: only ipv4 ACLs on the twin" % (name, acl.get("type")))
+    out = []
+    for number, rule in sorted((acl.get("rule") or {}).items(), key=lambda kv: int(kv[0])):
+        where = "acl.%s.rule.%s" % (name, number)
+        action = rule.get("action") or {}
+        if set(action) - {"permit", "deny"} or len(action) != 1:
+            raise frr.Unsupported("%s.action: permit or deny on the twin" % where)
+        verdict = "accept" if "permit" in action else "drop"
+        out.append("  %s counter %s comment \"%s rule %s\"" % (" ".join(_nft_match(rule.get("match") or {}, where, family)),
+                                                               verdict, name, number))
+    return out
+
+
+def nft_script(config, ports):
+    """One nft transaction replacing the switch's ACL tables with ``config``'s (``ports``: the ports that
+    exist in the namespace; a binding to another is an uncabled port of the switch and has nothing to filter)."""
+    lines = []
+    for table in (CP_TABLE, PORT_TABLE):
+        lines += ["table %s {}" % table, "delete table %s" % table]
+    cp = ((config.get("system") or {}).get("control-plane") or {}).get("acl") or {}
+    chain = []
+    for name, binding in sorted(cp.items()):
+        if set(binding) != {"inbound"}:
+            raise frr.Unsupported("system.control-plane.acl.%s: inbound only on the twin" % name)
+        chain += _nft_rules(config, name, "inet")
+    lines += ["table %s {" % CP_TABLE, " chain input {", "  type filter hook input priority 0; policy accept;"]
+    lines += chain + [" }", "}"]
+    port_chains = []
+    for port, conf in sorted((config.get("interface") or {}).items()):
+        bound = conf.get("acl") or {}
+        for name, binding in sorted(bound.items()):
+            if set(binding) != {"inbound"}:
+                raise frr.Unsupported("interface.%s.acl.%s: inbound only on the twin" % (port, name))
+        if not bound or port not in ports:
+            continue
+        rules = []
+        for name in sorted(bound):
+            rules += _nft_rules(config, name, "netdev")
+        port_chains += [" chain %s {" % port, "  type filter hook ingress device \"%s\" priority 0; policy accept;" % port]
+        port_chains += rules + [" }"]
+    lines += ["table %s {" % PORT_TABLE] + port_chains + ["}"]
+    return "\n".join(lines) + "\n"
+
+
+def _frr_conf_path(host):
+    return os.path.join(daemons.frr_dir(host), "frr.conf")
+
+
+def _install_frr(host, text):
+    path = _frr_conf_path(host)
+    try:
+        with open(path) as f:
+            if f.read() == text:
+                return False
+    except OSError:
+        pass
+    tmp = path + ".nvue"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.chmod(tmp, 0o640)
+    try:
+        import grp
+        import pwd
+        os.chown(tmp, pwd.getpwnam("frr").pw_uid, grp.getgrnam("frr").gr_gid)
+    except KeyError:
+        pass
+    os.replace(tmp, path)
+    _run(daemons.as_switch(host, daemons.reload_argv(host, "--reload")), what="FRR's frr-reload of the rendered frr.conf")
+    # frr-reload goes on past a line a daemon refuses (and exits 0 on some): FRR took the configuration only when
+    # nothing is left between the file and what runs.
+    out = _run(daemons.as_switch(host, daemons.reload_argv(host, "--test")), what="FRR's frr-reload --test")
+    pending = [" ".join(line.split()) for line in out.splitlines()
+               if line.strip() and not line.startswith(("Lines To", "====="))]
+    if pending:
+        raise SwitchError("FRR did not take the rendered frr.conf: %s" % "; ".join(pending[:3]))
+    return True
+
+
+class Applier:
+    """The ``applier`` of one switch's NVUE API stand-in: makes an applied configuration real in the
+    namespace ``host``; on any failure puts ``previous`` back and raises SwitchError naming the cause."""
+
+    def __init__(self, host):
+        self.host = host
+
+    def plan(self, config):
+        hostname = (config.get("system") or {}).get("hostname") or self.host
+        links = _links(self.host)
+        lines, changes = kernel_plan(config, links)
+        return {"links": lines, "changes": changes, "frr": frr.frr_conf(config, hostname),
+                "nft": nft_script(config, set(links))}
+
+    def _do(self, plan):
+        changes = list(plan["changes"])
+        if plan["links"]:
+            _run(["ip", "-n", self.host, "-batch", "-"], "\n".join(plan["links"]) + "\n", what="ip -batch of the ports")
+        if _install_frr(self.host, plan["frr"]):
+            changes.append("frr.conf reloaded")
+        _run(["ip", "netns", "exec", self.host, "nft", "-f", "-"], plan["nft"], what="nft -f of the ACLs")
+        return changes
+
+    def __call__(self, config, previous):
+        try:
+            plan = self.plan(config)
+        except (frr.Unsupported, SwitchError) as exc:
+            raise SwitchError("%s: %s" % (self.host, exc))
+        try:
+            return self._do(plan)
+        except SwitchError as exc:
+            try:
+                self._do(self.plan(previous))
+            except (frr.Unsupported, SwitchError) as again:
+                raise SwitchError("%s: %s; putting the previous configuration back failed too: %s"
+                                  % (self.host, exc, again))
+            raise SwitchError("%s: %s (the previous configuration is running)" % (self.host, exc))

@@ -1,0 +1,137 @@
+"""Cumulus switches on the twin (issue 27), one cumulus-lab twin for the module, through the playbooks an
+operator runs against inventories/cumulus-lab-twin:
+- twin.yml up boots the Cumulus switches empty; deploy.yml configures every one of them through the real
+  cumulus_deploy role and each switch's NVUE API over HTTPS (certificate checked), the applied revisions
+  taking effect in the namespaces (ports, FRR, ACLs); validate.yml then finds 0 FAIL and 0 ERROR with the
+  Cumulus collectors; a second deploy changes nothing;
+- a revision the switch cannot take (a tenant VRF, which the twin's Cumulus switch does not model) ends
+  apply_fail, and the previous revision is still applied and running: the port MTU the same revision
+  changes is untouched, the BGP sessions stay up, `nv` shows the previous values;
+- teardown leaves nothing (namespaces, FRR pathspaces, the NVUE API process, nv).
+
+Needs root, FRR, lldpd and nftables (`make setup`); skipped with the reason otherwise. About 2.5 minutes on a
+busy 2-core machine; run under the twin lock.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+from gpufabric import twin
+from gpufabric.nos.cumulus.nvue_client import NvueClient
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+REASON = twin.preflight() or (None if os.path.exists("/usr/sbin/nft") else "nftables is missing (apt-get install nftables)")
+pytestmark = pytest.mark.skipif(REASON is not None, reason="virtual twin: %s" % REASON)
+CLUSTER = "cumuluslab"
+LEAF = "cumuluslab-r0-leaf01"
+
+
+def playbook(name, *args, timeout=600):
+    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"), ANSIBLE_FORCE_COLOR="0")
+    started = time.monotonic()
+    proc = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), "-i",
+                           os.path.join(ROOT, "inventories", "cumulus-lab-twin"), os.path.join(ROOT, "playbooks", name)]
+                          + list(args), cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False)
+    print("%s %s: %.1f s" % (name, " ".join(args), time.monotonic() - started))
+    return proc
+
+
+def recap(stdout):
+    """{host: changed count} from a play recap."""
+    return {m.group(1): int(m.group(2)) for m in re.finditer(r"^(\S+)\s+: ok=\d+\s+changed=(\d+)", stdout, re.M)}
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    build_dir = str(tmp_path_factory.mktemp("build"))
+    playbook("twin.yml", "-e", "twin_state=absent", "-e", "build_dir=%s" % build_dir)
+    up = playbook("twin.yml", "-e", "build_dir=%s" % build_dir)
+    names = (twin.read_state(CLUSTER) or {}).get("namespaces", [])
+    try:
+        assert up.returncode == 0, up.stdout[-3000:]
+        yield build_dir
+    finally:
+        down = playbook("twin.yml", "-e", "twin_state=absent", "-e", "build_dir=%s" % build_dir)
+        assert down.returncode == 0, down.stdout[-2000:]
+        assert twin.leftovers(CLUSTER, names) == []
+
+
+@pytest.fixture(scope="module")
+def deployed(lab):
+    # The Cumulus switches only: the frontend leaves and OOB run SONiC (tests/twin/test_deploy_twin.py covers that
+    # deploy); every leaf at once, as a Cumulus deploy does not drain.
+    return playbook("deploy.yml", "-e", "build_dir=%s" % lab, "--limit", "nos_cumulus", "-e", "deploy_leaf_serial=100%")
+
+
+def cumulus_hosts():
+    with open(os.path.join(ROOT, "tests", "golden", "cumulus-lab", "rendered", "plan.json"), encoding="utf-8") as f:
+        plan = json.load(f)
+    return sorted(d["name"] for d in plan["devices"] if d.get("nos") == "cumulus")
+
+
+def test_deploy_validates_clean_and_a_second_deploy_changes_nothing(lab, deployed):
+    assert deployed.returncode == 0, deployed.stdout[-4000:]
+    hosts = cumulus_hosts()
+    assert len(hosts) == 20
+    changed = recap(deployed.stdout)
+    # (The build, run once, counts on the first host too.)
+    assert {h for h in hosts if changed.get(h, 0) >= 1} == set(hosts), changed
+    # The rendered configuration runs in the namespace: addresses from NVUE, FRR's sessions from NVUE's BGP.
+    addrs = json.loads(subprocess.run(["ip", "-n", LEAF, "-j", "addr", "show", "swp2"], capture_output=True,
+                                      text=True, check=True).stdout)[0]
+    assert addrs["mtu"] == 9216 and "10.16.0.1" in [a["local"] for a in addrs["addr_info"]]
+    checked = playbook("validate.yml", "-e", "build_dir=%s" % lab)
+    assert checked.returncode == 0, checked.stdout[-4000:]
+    assert re.search(r"validate cumuluslab: 22 devices, FAIL 0, ERROR 0, SKIP \d+, PASS \d+", checked.stdout)
+    again = playbook("deploy.yml", "-e", "build_dir=%s" % lab, "--limit", "nos_cumulus", "-e", "deploy_leaf_serial=100%")
+    assert again.returncode == 0, again.stdout[-4000:]
+    assert {h: n for h, n in recap(again.stdout).items() if n} == {}
+
+
+def client(host):
+    base = os.path.join(twin.state_dir(CLUSTER), host, "nvue")
+    with open(os.path.join(base, "api.port")) as f:
+        port = int(f.read())
+    with open(os.path.join(twin.state_dir(CLUSTER), "nvue-api", "password")) as f:
+        password = f.read().strip()
+    return NvueClient(host, "127.0.0.1", "cumulus", password, port=port, ca_path=os.path.join(base, "nvue-api.pem"))
+
+
+def bgp_states(host):
+    out = subprocess.run(["vtysh", "-N", host, "-c", "show bgp vrf default ipv4 unicast summary json"],
+                         capture_output=True, text=True, check=True).stdout
+    return {peer: p["state"] for peer, p in json.loads(out)["peers"].items()}
+
+
+def nv(host, *args):
+    nv_path = "/run/gpufabric-cumulus/bin/nv"
+    return subprocess.run(["ip", "netns", "exec", host, nv_path] + list(args), capture_output=True, text=True, check=False)
+
+
+def test_a_revision_the_switch_cannot_take_leaves_the_previous_one_applied_and_running(deployed):
+    assert deployed.returncode == 0
+    nvue = client(LEAF)
+    before = nvue.config("applied")
+    assert set(bgp_states(LEAF).values()) == {"Established"}
+    rev = nvue.create_revision()
+    # Valid in NVIDIA's object model, but a tenant VRF the twin's switch cannot take: the MTU change in the same
+    # revision must not happen either.
+    nvue.patch(rev, {"interface": {"swp2": {"link": {"mtu": 9000}, "ip": {"vrf": "BLUE"}}}, "vrf": {"BLUE": {}}})
+    ended = nvue.apply(rev, timeout=60, poll=0.2)
+    assert ended["state"] == "apply_fail", ended
+    message = json.dumps(ended["transition"]["issue"])
+    assert LEAF in message and "interface.swp2.ip.vrf BLUE" in message
+    assert nvue.config("applied") == before
+    mtu = json.loads(subprocess.run(["ip", "-n", LEAF, "-j", "link", "show", "swp2"], capture_output=True, text=True,
+                                    check=True).stdout)[0]["mtu"]
+    assert mtu == 9216
+    assert set(bgp_states(LEAF).values()) == {"Established"}
+    shown = nv(LEAF, "show", "interface", "swp2", "link", "--applied", "-o", "json")
+    assert shown.returncode == 0 and json.loads(shown.stdout)["mtu"] == 9216
+    operational = nv(LEAF, "show", "interface")
+    assert operational.returncode == 1 and "operational view is not modelled" in operational.stderr

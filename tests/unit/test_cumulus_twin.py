@@ -1,0 +1,190 @@
+"""The Cumulus switch of the twin, without namespaces: what an applied NVUE revision becomes (FRR
+configuration, kernel changes, nftables), what the twin refuses to model, the Cumulus collectors' facts
+against the plan, and the twin's `nv`. The namespace side runs in tests/twin/test_cumulus_twin.py."""
+import copy
+import json
+import os
+
+import pytest
+
+from conftest import ROOT, load_example
+from gpufabric.nos.cumulus import collectors, schema
+from gpufabric.nos.cumulus.twin import frr, nv_cli, plane, switch
+from gpufabric.plan import build_plan
+from gpufabric.validate.expect import Expectation
+
+GOLDEN = os.path.join(ROOT, "tests", "golden", "cumulus-lab", "rendered", "devices")
+
+
+def startup_text(host):
+    with open(os.path.join(GOLDEN, host, "startup.yaml"), encoding="utf-8") as f:
+        return f.read()
+
+
+def applied(host):
+    return schema.load_startup(startup_text(host))[1]["set"]
+
+
+def link(name, kind="veth", mtu=1500, addrs=(), up=False):
+    return {"ifname": name, "mtu": mtu, "flags": ["BROADCAST", "UP"] if up else ["BROADCAST"],
+            "linkinfo": {"info_kind": kind} if kind else {},
+            "addr_info": [{"family": "inet", "local": a.split("/")[0], "prefixlen": int(a.split("/")[1])} for a in addrs]}
+
+
+def test_frr_conf_of_a_leaf_carries_the_nvue_bgp():
+    text = frr.frr_conf(applied("cumuluslab-r0-leaf01"), "cumuluslab-r0-leaf01")
+    lines = text.splitlines()
+    assert "router bgp 64514" in lines and " bgp router-id 10.32.0.1" in lines
+    assert " bgp bestpath as-path multipath-relax" in lines
+    # The members state their ASN, so FRR gets it per member and the group none (FRR refuses both at once).
+    assert " neighbor FABRIC remote-as external" not in lines
+    assert " neighbor 10.16.0.0 remote-as 64513" in lines and " neighbor 10.16.0.0 peer-group FABRIC" in lines
+    assert " neighbor FABRIC timers 3 9" in lines and " neighbor FABRIC bfd 3 300 300" in lines
+    assert "  aggregate-address 10.0.0.0/30 summary-only" in lines
+    assert "  redistribute connected route-map SERVER_LINKS" in lines and "  maximum-paths 2" in lines
+    assert "ip prefix-list SERVER_LINKS seq 5 permit 10.0.0.0/30 le 31" in lines
+    assert frr.daemons(applied("cumuluslab-r0-leaf01")) == ["zebra", "bgpd", "bfdd"]
+
+
+def test_a_peer_group_remote_as_stays_on_the_group_when_no_member_states_one():
+    config = applied("cumuluslab-spine01")
+    for neighbor in config["vrf"]["default"]["router"]["bgp"]["neighbor"].values():
+        neighbor.pop("remote-as")
+    lines = frr.frr_conf(config, "s").splitlines()
+    assert " neighbor FABRIC remote-as external" in lines
+    assert not [ln for ln in lines if ln.startswith(" neighbor 10.") and " remote-as " in ln]
+
+
+def test_an_empty_configuration_runs_no_bgp():
+    assert "router bgp" not in frr.frr_conf({}, "s") and frr.daemons({}) == ["zebra"]
+
+
+@pytest.mark.parametrize("change, path", [
+    ({"vrf": {"Vrf-alpha": {"router": {"bgp": {"enable": "on"}}}}}, "vrf.Vrf-alpha.router.bgp"),
+    ({"vrf": {"default": {"router": {"bgp": {"neighbor": {"10.16.0.0": {"type": "unnumbered"}}}}}}},
+     "vrf.default.router.bgp.neighbor.10.16.0.0.type"),
+    ({"router": {"policy": {"route-map": {"X": {"rule": {"10": {"match": {"tag": 5}, "action": {"permit": {}}}}}}}}},
+     "router.policy.route-map.X.rule.10.match.tag"),
+])
+def test_what_the_twin_cannot_render_is_refused_naming_the_path(change, path):
+    from gpufabric.nos.cumulus.nvue_client import merge
+
+    with pytest.raises(frr.Unsupported, match=path.replace(".", r"\.")):
+        frr.frr_conf(merge(applied("cumuluslab-r0-leaf01"), change), "s")
+
+
+def test_kernel_plan_sets_ports_as_configured_and_downs_the_rest():
+    links = {"lo": link("lo", kind=None, mtu=65536, addrs=["127.0.0.1/8"], up=True),
+             "swp2": link("swp2"), "swp3": link("swp3", mtu=9216, addrs=["10.9.9.9/31"], up=True),
+             "swp64": link("swp64", up=True), "eth0": link("eth0", addrs=["192.168.0.1/22"], up=True)}
+    lines, changes = switch.kernel_plan(applied("cumuluslab-r0-leaf01"), links)
+    assert lines == ["addr add 10.32.0.1/32 dev lo",
+                     "link set swp2 mtu 9216", "addr add 10.16.0.1/31 dev swp2", "link set swp2 up",
+                     "addr del 10.9.9.9/31 dev swp3", "addr add 10.16.0.3/31 dev swp3",
+                     "link set swp64 mtu 9216", "link set swp64 down"]
+    assert "lo address 10.32.0.1/32" in changes
+    # eth0 is the twin's (its management address, as DHCP gave it): untouched.
+    assert not [ln for ln in lines if "eth0" in ln]
+
+
+def test_kernel_plan_of_the_same_configuration_changes_nothing():
+    config = applied("cumuluslab-r0-leaf01")
+    links = {"lo": link("lo", kind=None, addrs=["127.0.0.1/8", "10.32.0.1/32"], up=True),
+             "swp2": link("swp2", mtu=9216, addrs=["10.16.0.1/31"], up=True),
+             "swp4": link("swp4", mtu=9216, up=False)}
+    assert switch.kernel_plan(config, links) == ([], [])
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"interface": {"swp2": {"ip": {"vrf": "Vrf-alpha"}}}}, "interface.swp2.ip.vrf Vrf-alpha"),
+    ({"interface": {"bond1": {"type": "bond"}}}, "interface.bond1.type bond"),
+    ({"interface": {"swp2": {"ip": {"address": {"2001:db8::1/64": {}}}}}}, "IPv6"),
+])
+def test_kernel_plan_refuses_what_the_twin_does_not_model(change, message):
+    from gpufabric.nos.cumulus.nvue_client import merge
+
+    with pytest.raises(frr.Unsupported, match=message):
+        switch.kernel_plan(merge(applied("cumuluslab-r0-leaf01"), change), {"swp2": link("swp2")})
+
+
+def test_nft_script_control_plane_acl_in_rule_order():
+    text = switch.nft_script(applied("cumuluslab-r0-leaf01"), {"swp2"})
+    rules = [ln.strip() for ln in text.splitlines() if "counter" in ln]
+    assert rules == [
+        'meta nfproto ipv4 ip saddr 192.168.0.0/22 ip protocol tcp tcp dport { 22 } counter accept comment "GPUFABRIC_MGMT rule 10"',
+        'meta nfproto ipv4 ip protocol tcp tcp dport { 22 } counter drop comment "GPUFABRIC_MGMT rule 20"',
+        'meta nfproto ipv4 ip saddr 192.168.0.0/22 ip protocol udp udp dport { 161 } counter accept comment "GPUFABRIC_MGMT rule 30"',
+        'meta nfproto ipv4 ip protocol udp udp dport { 161 } counter drop comment "GPUFABRIC_MGMT rule 40"']
+    # One transaction replacing both tables, whatever was there.
+    assert text.startswith("table inet gpufabric_cp {}\ndelete table inet gpufabric_cp\n")
+
+
+def test_nft_script_port_acl_on_the_ingress_of_cabled_ports_only():
+    config = applied("cumuluslab-r0-leaf01")
+    config["acl"]["TENANT_A"] = {"type": "ipv4", "rule": {
+        "10": {"match": {"ip": {"dest-ip": "10.0.0.0/31"}}, "action": {"permit": {}}},
+        "20": {"match": {"ip": {"dest-ip": "ANY"}}, "action": {"deny": {}}}}}
+    config["interface"]["swp1s0"]["acl"] = {"TENANT_A": {"inbound": {}}}
+    config["interface"]["swp1s1"]["acl"] = {"TENANT_A": {"inbound": {}}}
+    text = switch.nft_script(config, {"swp1s0"})
+    assert 'type filter hook ingress device "swp1s0" priority 0; policy accept;' in text
+    assert "swp1s1" not in text
+    assert 'meta protocol ip ip daddr 10.0.0.0/31 counter accept comment "TENANT_A rule 10"' in text
+    assert 'meta protocol ip counter drop comment "TENANT_A rule 20"' in text
+    config["interface"]["swp1s0"]["acl"] = {"TENANT_A": {"outbound": {}}}
+    with pytest.raises(frr.Unsupported, match="interface.swp1s0.acl.TENANT_A: inbound only"):
+        switch.nft_script(config, {"swp1s0"})
+
+
+def test_boot_facts_of_a_rendered_startup():
+    assert plane.boot_facts(startup_text("cumuluslab-r0-leaf01")) == ("5.14", {"eth0": ["192.168.0.1/22"]})
+
+
+def test_collector_qos_facts_are_the_plans_on_every_backend_port():
+    plan = build_plan(load_example("cumulus-lab"))
+    want = Expectation(plan).qos()
+    docs = [{"header": {}}, {"set": applied("cumuluslab-r0-leaf01")}]
+    facts = collectors.PARSERS["config_db"][1](json.dumps(docs))
+    for port in ("swp1s0", "swp1s1", "swp2", "swp3"):
+        assert facts[port] == want, port
+    assert facts["swp4"] == {"trust": None, "dscp_to_tc": None, "pfc": [], "ecn": []}
+
+
+def test_collector_follows_an_egress_queue_mapping():
+    config = copy.deepcopy(applied("cumuluslab-r0-leaf01"))
+    config["qos"]["egress-queue-mapping"] = {"q": {"switch-priority": {"3": {"traffic-class": 4}}}}
+    config["interface"]["swp2"]["qos"]["egress-queue-mapping"] = {"profile": "q"}
+    facts = collectors.port_qos(config)
+    assert facts["swp2"]["dscp_to_tc"][26] == 4 and facts["swp3"]["dscp_to_tc"][26] == 3
+
+
+@pytest.fixture
+def nv_switch(tmp_path, monkeypatch):
+    directory = tmp_path / "nvue"
+    directory.mkdir()
+    (directory / "applied.json").write_text(json.dumps(applied("cumuluslab-r0-leaf01")))
+    (directory / "startup.yaml").write_text(startup_text("cumuluslab-r0-leaf01"))
+    monkeypatch.setattr(nv_cli, "_switch_dir", lambda: ("cumuluslab-r0-leaf01", str(directory)))
+    return directory
+
+
+def test_nv_show_applied_and_config_show(nv_switch, capsys):
+    assert nv_cli.main(["show", "interface", "swp2", "link", "--applied", "-o", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["mtu"] == 9216
+    assert nv_cli.main(["config", "show", "-o", "json"]) == 0
+    docs = json.loads(capsys.readouterr().out)
+    assert docs[1]["set"]["router"]["bgp"]["autonomous-system"] == 64514
+    assert nv_cli.main(["show", "router", "bgp", "--startup", "-o", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["router-id"] == "10.32.0.1"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["show", "interface", "-o", "json"], "operational view is not modelled"),
+    (["show", "interface", "swp99", "--applied", "-o", "json"], "does not exist"),
+    (["set", "system", "hostname", "x"], "nv set system hostname x is not modelled"),
+    (["show", "system", "--applied", "-o", "xml"], "output format xml"),
+])
+def test_nv_refuses_what_it_does_not_model_in_one_line(nv_switch, capsys, args, message):
+    assert nv_cli.main(args) == 1
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
