@@ -142,9 +142,9 @@ def test_boot_facts_of_a_rendered_startup():
 
 def test_collector_qos_facts_are_the_plans_on_every_backend_port():
     plan = build_plan(load_example("cumulus-lab"))
-    want = Expectation(plan).qos()
+    want = Expectation(plan).qos("cumuluslab-r0-leaf01")
     docs = [{"header": {}}, {"set": applied("cumuluslab-r0-leaf01")}]
-    facts = collectors.PARSERS["config_db"][1](json.dumps(docs))
+    facts = collectors.PARSERS["qos"][1](json.dumps(docs))
     for port in ("swp1s0", "swp1s1", "swp2", "swp3"):
         assert facts[port] == want, port
     assert facts["swp4"] == {"trust": None, "dscp_to_tc": None, "pfc": [], "ecn": []}

@@ -1,21 +1,19 @@
 """Cumulus Linux's collectors: the switch's own output turned into the neutral facts validation checks.
 
 FRR (``vtysh ... json``), lldpd (``lldpcli -f json``) and iproute2 (``ip -j``) are what Cumulus Linux runs,
-so the neutral parsers read them as on SONiC; what is Cumulus' own is the NVUE configuration,
+so the neutral parsers read them as on any switch running them; what is Cumulus' own is the NVUE configuration,
 ``nv config show -o json`` (the applied configuration as `- header` / `- set` documents), from which a
 port's RoCE treatment is worked out as NVUE defines it (user guide 5.14, Quality of Service): the
 mapping profile's ``trust l3`` classifies by DSCP into switch priorities, a switch priority goes to the
 traffic class of the same number unless an egress-queue-mapping profile says otherwise, PFC is on for
 the PFC profile's switch priorities, ECN for the congestion-control profile's traffic classes with
 ``ecn: enable``.
-
-The source keeps SONiC's name ``config_db`` (the switch's configuration, as the QoS checks ask for it).
 """
 import json
 
 from ...validate.transport import Command
 
-COMMANDS = {"config_db": Command("nv", "config show -o json")}
+COMMANDS = {"qos": Command("nv", "config show -o json")}
 # How each tool is invoked over SSH on a Cumulus switch: FRR and lldpd run on the host, nv is NVUE's CLI.
 SSH_TOOLS = {"vtysh": "sudo -n vtysh -c {q}", "lldpcli": "sudo -n lldpcli {text}", "nv": "nv {text}"}
 
@@ -57,4 +55,4 @@ def port_qos(tree):
     return out
 
 
-PARSERS = {"config_db": ("qos", lambda text: port_qos(_set_tree(text)))}
+PARSERS = {"qos": ("qos", lambda text: port_qos(_set_tree(text)))}
