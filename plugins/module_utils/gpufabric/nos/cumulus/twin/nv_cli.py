@@ -98,7 +98,3 @@ def main(args):
             return _fail("The requested item does not exist.")
         data = data[key]
     return _output(data, fmt)
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
