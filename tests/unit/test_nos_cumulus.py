@@ -235,15 +235,142 @@ def test_a_qos_profile_cumulus_cannot_express_is_refused():
 def test_a_port_speed_nvue_does_not_know_is_refused():
     cfg = _backend()["lab-spine01"]
     cfg["ethernet_interfaces"][0]["speed_gbps"] = 300
-    with pytest.raises(SpecError, match="NVUE has no link speed of 300 Gb/s"):
+    with pytest.raises(SpecError) as info:
         cumulus.documents(cfg)
+    assert str(info.value).startswith("models.switches.SN5600.port_groups: lab-spine01 swp1: NVUE has no link speed "
+                                      "of 300 Gb/s")
+    assert "\n" not in str(info.value) and str(info.value).endswith("give the port a speed NVUE names, or a breakout to one")
 
 
-def test_a_role_not_rendered_for_cumulus_yet_is_refused():
-    _plan, cfgs = _lab()
-    cfg = dict(cfgs["lab-fe-leaf01a"], nos="cumulus")
-    with pytest.raises(SpecError, match="set nos: sonic on that role"):
+def test_a_breakout_nvue_cannot_name_is_refused():
+    cfg = _backend()["lab-spine01"]
+    cfg["breakouts"] = {"swp1": "3x200G"}
+    with pytest.raises(SpecError) as info:
         cumulus.documents(cfg)
+    assert str(info.value).startswith("models.switches.SN5600.breakouts: lab-spine01 swp1: NVUE breaks a port out "
+                                      "1, 2, 4, 8 ways, not as '3x200G'")
+    cfg["breakouts"] = {"swp1": "8x100G"}
+    assert _set(cumulus.documents(cfg))["interface"]["swp1"]["type"] == "swp"  # a count NVUE names passes
+
+
+def _spec_refusal(spec):
+    with pytest.raises(SpecError) as info:
+        build_plan(spec)
+    return str(info.value)
+
+
+def test_a_speed_the_port_cannot_run_is_refused_by_the_plan():
+    spec = load_example("cumulus-lab")
+    spec["backend"]["leaf"]["model"] = "SN4600C"  # 100G cages, 400G ConnectX-7 NICs
+    text = _spec_refusal(spec)
+    assert text.startswith("backend.leaf.model: ") and "faster than SN4600C's 100G ports" in text
+    assert "\n" not in text and "choose a model with 400G ports" in text
+
+
+def test_a_breakout_the_platform_does_not_offer_is_refused_by_the_plan():
+    spec = load_example("cumulus-lab")
+    spec["backend"]["leaf"]["downlink_breakout"] = "4x100G"  # SN5600 lists 2x400G, 4x200G, 8x100G
+    text = _spec_refusal(spec)
+    assert text.startswith("backend.leaf.downlink_breakout: '4x100G' is not a breakout SN5600 lists")
+    assert "\n" not in text and text.endswith("use one of them, or none")
+
+
+@pytest.mark.parametrize("change, key", [
+    (lambda spec: spec["switch_config"].update(cumulus_release="5.99"), "switch_config.cumulus_release"),
+    (lambda spec: spec["switch_config"].update(cumulus_release="5.16"), "switch_config.cumulus_release"),
+    (lambda spec: spec["switch_config"].update(qos_overrides={"pfc_watchdog": {"action": "forward"}}),
+     "switch_config.qos_overrides.pfc_watchdog.action"),
+    (lambda spec: spec["oob"]["switch"].update(nos="cumulus"), "oob.provisioning_host"),
+])
+def test_bad_cumulus_input_is_refused_before_anything_is_written(tmp_path, change, key):
+    from gpufabric.build import write_build
+
+    spec = load_example("cumulus-lab")
+    change(spec)
+    with pytest.raises(SpecError) as info:
+        write_build(build_plan(spec), str(tmp_path / "build"))
+    text = str(info.value)
+    assert text.startswith(key + ": ") and "\n" not in text and ": " in text[len(key) + 2:]
+    assert not (tmp_path / "build").exists() or not any((tmp_path / "build").rglob("*.*"))
+
+
+# --- frontend leaves (MLAG) and the OOB switch ---------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=None)
+def _cumulus_lab(oob_on_cumulus=False):
+    spec = load_example("cumulus-lab")
+    if oob_on_cumulus:
+        spec["oob"]["switch"]["nos"] = "cumulus"
+        del spec["oob"]["provisioning_host"]  # see test_bad_cumulus_input_is_refused_before_anything_is_written
+    return structured_configs(build_plan(spec))
+
+
+def test_frontend_leaf_pair_is_rendered_as_mlag():
+    cfgs = _cumulus_lab()
+    a, b = cfgs["cumuluslab-fe-leaf01a"], cfgs["cumuluslab-fe-leaf01b"]
+    trees = {}
+    for cfg in (a, b):
+        for release in cumulus.RENDERED_RELEASES:
+            assert cumulus.problems(cumulus.documents(cfg, release), cfg["hostname"], release) == []
+        trees[cfg["hostname"]] = _set(cumulus.documents(cfg))
+    ta, tb = trees[a["hostname"]], trees[b["hostname"]]
+    # peer link: the bond named peerlink over the ports cabled to the partner
+    peer_ports = {i["name"] for i in a["ethernet_interfaces"] if i["peer"] == b["hostname"]}
+    assert len(peer_ports) >= 2
+    assert ta["interface"]["peerlink"]["type"] == "peerlink"
+    assert set(ta["interface"]["peerlink"]["bond"]["member"]) == peer_ports
+    # one bond per server with the same MLAG id on both leaves, its member the port towards that server
+    for cfg, tree in ((a, ta), (b, tb)):
+        servers = {i["name"]: i["peer"] for i in cfg["ethernet_interfaces"] if i["tier"] == "server"}
+        bonds = {n: i for n, i in tree["interface"].items() if i.get("type") == "bond"}
+        assert len(bonds) == len(servers) == 4
+        for bond in bonds.values():
+            (member,) = bond["bond"]["member"]
+            assert bond["description"].startswith(servers[member])
+            assert bond["bridge"]["domain"]["br_default"] == {"access": 100}
+    ids = {tb_name: ([ta["interface"][tb_name]["bond"]["mlag"]["id"]], [tb["interface"][tb_name]["bond"]["mlag"]["id"]])
+           for tb_name, i in tb["interface"].items() if i.get("type") == "bond"}
+    assert all(x == y for x, y in ids.values()) and len({x[0] for x, _ in ids.values()}) == 4
+    # the pair: same system MAC, different priorities (a is primary), each backing up to the other's loopback
+    assert ta["mlag"]["mac-address"] == tb["mlag"]["mac-address"]
+    assert ta["mlag"]["mac-address"].startswith("44:38:39:ff:")
+    assert ta["mlag"]["priority"] < tb["mlag"]["priority"]
+    assert ta["mlag"]["backup"] == {b["loopback"]["ipv4"].split("/")[0]: {"vrf": "default"}}
+    assert tb["mlag"]["backup"] == {a["loopback"]["ipv4"].split("/")[0]: {"vrf": "default"}}
+    # the server gateway: each leaf its own SVI address, both the same VRR address and MAC
+    vlan = a["vlans"][0]
+    sa, sb = ta["interface"]["vlan%d" % vlan["id"]], tb["interface"]["vlan%d" % vlan["id"]]
+    assert sa["ip"]["address"] != sb["ip"]["address"]
+    assert sa["ip"]["vrr"] == sb["ip"]["vrr"]
+    assert sa["ip"]["vrr"]["address"] == {vlan["virtual_gateway"]: {}}
+    assert ta["bridge"]["domain"]["br_default"]["vlan"] == {str(vlan["id"]): {}}
+    # the leaf still routes: eBGP to the spines announcing the server subnet
+    assert "10.64.0.0/28" in ta["vrf"]["default"]["router"]["bgp"]["address-family"]["ipv4-unicast"]["network"]
+
+
+def test_oob_switch_is_rendered_as_one_bridge_managed_on_its_svi():
+    cfgs = _cumulus_lab(oob_on_cumulus=True)
+    oob = [c for c in cfgs.values() if c["role"] == "oob_switch"]
+    assert oob and all(c["nos"] == "cumulus" for c in oob)
+    for cfg in oob:
+        docs = cumulus.documents(cfg)
+        assert cumulus.problems(docs, cfg["hostname"]) == []
+        tree = _set(docs)
+        vlan = cfg["vlans"][0]
+        svi = tree["interface"]["vlan%d" % vlan["id"]]
+        assert svi["type"] == "svi" and svi["ip"]["address"] == {cfg["management"]["ipv4"]: {}}
+        assert cfg["management"]["interface"] == "vlan%d" % vlan["id"]
+        enabled = [i["name"] for i in cfg["ethernet_interfaces"] if i["enabled"]]
+        assert enabled and sorted(enabled) == sorted(vlan["untagged"])
+        for name in enabled:
+            assert tree["interface"][name]["bridge"] == {"domain": {"br_default": {"access": vlan["id"]}}}
+        for entry in cfg["ethernet_interfaces"]:
+            if not entry["enabled"]:
+                assert "bridge" not in tree["interface"][entry["name"]]
+        assert tree["vrf"]["default"]["router"]["static"]["0.0.0.0/0"]["via"] == {
+            cfg["static_routes"][0]["next_hop"]: {"type": "ipv4-address"}}
+        assert "mlag" not in tree and "eth0" not in tree["interface"]
 
 
 def test_breakout_parent_gets_the_mode_and_sub_ports_the_speed():

@@ -27,7 +27,8 @@ def _channel(name, members, peer, peer_interface, description, mtu, mclag):
 def mclag_config(dev, interfaces):
     """(port_channels, vlans, mclag) of a frontend leaf; tags each member port with its channel_group."""
     lag = dev.model.platform["lag"]
-    peer_link = lag.format(number=PEER_LINK_NUMBER)
+    # A NOS whose MC-LAG peer link has a fixed name states it (platform fact `peer_link`).
+    peer_link = dev.model.platform.get("peer_link") or lag.format(number=PEER_LINK_NUMBER)
     partner = _pair_partner(dev)
     servers = [i for i in interfaces if i["tier"] == "server"]
     peer_ports = [i for i in interfaces if i["tier"] == "peer"]

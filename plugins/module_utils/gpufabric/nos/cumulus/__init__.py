@@ -21,10 +21,10 @@ STRUCTURED_SCHEMA = (1, 0)
 FILE = "startup.yaml"
 # The files render_device writes per switch, under devices/<host>/.
 CONFIG_FILES = (FILE,)
-# Roles whose structured config this renderer turns into NVUE; the others (the MC-LAG frontend leaves,
-# the OOB access switch) are refused, not half rendered.
-ROLES = ("backend_leaf", "backend_spine", "backend_superspine", "backend_core", "frontend_spine",
-         "frontend_superspine")
+# Roles whose structured config this renderer turns into NVUE (every switch role of the plan); another
+# role is refused, not half rendered.
+ROLES = ("backend_leaf", "backend_spine", "backend_superspine", "backend_core", "frontend_leaf", "frontend_spine",
+         "frontend_superspine", "oob_switch")
 
 
 def release_of(spec):

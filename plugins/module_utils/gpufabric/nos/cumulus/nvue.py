@@ -9,6 +9,7 @@ Only NOS-neutral code is read here: the structured config is the whole input.
 import re
 
 from ...errors import SpecError
+from .. import DEFAULT_NOS
 
 MGMT_VRF = "mgmt"
 PEER_GROUP = "FABRIC"
@@ -28,6 +29,15 @@ RENDERED_RELEASES = ("5.11", "5.12", "5.13", "5.14")
 # Adaptive routing: NVIDIA supports it on Spectrum-4 from Cumulus Linux 5.6 (earlier: Spectrum-2/3 beta),
 # on routed ports, not on bonds or SVIs (NVUE command reference, "Adaptive Routing").
 ADAPTIVE_ROUTING_MODELS = frozenset({"SN5600"})
+# NVUE breaks a cage out by the number of sub-ports (`link breakout 2x`): these are the counts it names
+# (NVUE command reference, "Interface": 1x, 2x, 4x, 8x).
+BREAKOUT_COUNTS = (1, 2, 4, 8)
+# The one VLAN-aware bridge NVUE creates and NVIDIA's examples use (user guide, "VLAN-aware Bridge Mode").
+BRIDGE = "br_default"
+# MLAG (user guide, "Multi-Chassis Link Aggregation - MLAG"): the lower priority is the primary; NVIDIA
+# reserves 44:38:39:ff:00:00-44:38:39:ff:ff:ff for the MLAG system MAC shared by a pair.
+MLAG_PRIORITY = {"active": 4096, "standby": 8192}
+MLAG_MAC = "44:38:39:ff:%02x:%02x"
 
 
 def check_rendered(release, key="switch_config.cumulus_release"):
@@ -45,13 +55,22 @@ def _onoff(flag):
     return "on" if flag else "off"
 
 
-def _speed(entry, hostname):
+def _speed(entry, hostname, model):
     speed = entry["speed_gbps"]
     if speed not in _SPEED:
-        raise SpecError("ethernet_interfaces", "%s %s: NVUE has no link speed of %d Gb/s (it knows %s): use a port "
-                        "speed the model lists" % (hostname, entry["name"], speed,
-                                                   ", ".join(_SPEED[s] for s in sorted(_SPEED))))
+        raise SpecError("models.switches.%s.port_groups" % model, "%s %s: NVUE has no link speed of %d Gb/s (it "
+                        "knows %s): give the port a speed NVUE names, or a breakout to one" % (
+                            hostname, entry["name"], speed, ", ".join(_SPEED[s] for s in sorted(_SPEED))))
     return _SPEED[speed]
+
+
+def _breakout(cfg, port, mode):
+    count = int(mode.split("x", 1)[0]) if mode.split("x", 1)[0].isdigit() else 0
+    if count not in BREAKOUT_COUNTS:
+        raise SpecError("models.switches.%s.breakouts" % cfg["model"], "%s %s: NVUE breaks a port out %s ways, not "
+                        "as %r: list only breakouts of that many sub-ports for the model (or leave the port whole)"
+                        % (cfg["hostname"], port, ", ".join(str(c) for c in BREAKOUT_COUNTS), mode))
+    return count
 
 
 def _fec(fec):
@@ -61,13 +80,13 @@ def _fec(fec):
 def _interfaces(cfg):
     out = {}
     for port, mode in sorted((cfg.get("breakouts") or {}).items(), key=lambda item: _port_number(item[0])):
-        count = int(mode.split("x", 1)[0])
+        count = _breakout(cfg, port, mode)
         if count > 1:
             # A broken-out cage is configured on its parent port, by the number of sub-ports ("2x"); the
             # sub-ports (swpNs0, swpNs1) carry speed and addresses (user guide, "Switch Port Attributes").
             out[port] = {"type": "swp", "link": {"breakout": {"%dx" % count: {}}}}
     for entry in cfg["ethernet_interfaces"]:
-        link = {"mtu": entry["mtu"], "speed": _speed(entry, cfg["hostname"]), "fec": _fec(entry["fec"]),
+        link = {"mtu": entry["mtu"], "speed": _speed(entry, cfg["hostname"], cfg["model"]), "fec": _fec(entry["fec"]),
                 "state": {"up" if entry["enabled"] else "down": {}}}
         iface = {"type": "swp", "description": entry["description"][:255], "link": link}
         if "ipv4" in entry:
@@ -83,7 +102,11 @@ def _management(cfg, doc):
     m, svc = cfg["management"], cfg["services"]
     vrf = MGMT_VRF if m["vrf"] != "default" else "default"
     # Cumulus Linux's management VRF is always named mgmt and holds eth0 (user guide, "Management VRF").
-    doc["interface"][m["interface"]] = {"type": "eth", "ip": {"address": {m["ipv4"]: {}}, "vrf": vrf}}
+    if m["interface"] in doc["interface"]:
+        # Managed in-band (the OOB switch on its VLAN's SVI, which _bridge made): the address is already there.
+        doc["interface"][m["interface"]].setdefault("ip", {}).setdefault("address", {})[m["ipv4"]] = {}
+    else:
+        doc["interface"][m["interface"]] = {"type": "eth", "ip": {"address": {m["ipv4"]: {}}, "vrf": vrf}}
     doc.setdefault("vrf", {}).setdefault(vrf, {})["router"] = {"static": {"0.0.0.0/0": {
         "address-family": "ipv4-unicast", "via": {m["gateway"]: {"type": "ipv4-address"}}}}}
     system = doc["system"]
@@ -120,6 +143,68 @@ def _management(cfg, doc):
         number += 10
     doc.setdefault("acl", {})["GPUFABRIC_MGMT"] = {"type": "ipv4", "rule": rules}
     system["control-plane"] = {"acl": {"GPUFABRIC_MGMT": {"inbound": {}}}}
+
+
+def _bond_number(name):
+    digits = re.search(r"(\d+)$", name)
+    return int(digits.group(1)) if digits else 0
+
+
+def _check_relay(cfg, vlan):
+    if vlan.get("dhcp_relay_servers"):
+        # ZTP matches a relayed request by the circuit-id "<switch>:<port>" (structured/oob.py, ztp/kea.py);
+        # Cumulus Linux's relay sends the port alone (`use-pif-circuit-id`) or the SVI, so positions behind a
+        # Cumulus OOB switch could not be told apart.
+        raise SpecError("oob.provisioning_host", "%s runs Cumulus Linux, whose DHCP relay cannot write the option 82 "
+                        "circuit-id ZTP matches positions by (%s): set oob.switch.nos: %s (whose relay writes it), or "
+                        "leave oob.provisioning_host out" % (cfg["hostname"], vlan["dhcp_relay_option82"]["circuit_id"],
+                                                             DEFAULT_NOS))
+
+
+def _bridge(cfg, doc):
+    """Bonds, the VLAN-aware bridge, its VLANs' SVIs and MLAG (user guide: "Bonding - Link Aggregation",
+    "VLAN-aware Bridge Mode", "Multi-Chassis Link Aggregation - MLAG", "Virtual Router Redundancy - VRR").
+    The MC-LAG of the structured config maps onto MLAG: a peer link bond, one bond per dual-homed server
+    with the same MLAG id on both leaves, the partner's loopback as the backup IP (the keepalive path that
+    survives a peer-link failure), and the server gateway as a VRR address both leaves answer for."""
+    interfaces = doc["interface"]
+    mclag = cfg.get("mclag")
+    vlans = cfg.get("vlans") or []
+    access = {}
+    for vlan in vlans:
+        _check_relay(cfg, vlan)
+        for name in vlan["untagged"]:
+            access[name] = vlan["id"]
+    for channel in cfg.get("port_channels") or ():
+        bond = {"member": {m: {} for m in channel["members"]}, "mode": "lacp"}
+        peer_link = mclag is not None and channel["name"] == mclag["peer_link"]
+        if mclag is not None and channel["mclag"]:
+            # The MLAG id must be the same on both peers for one server: the structured config gives a
+            # server's bond the same name on both leaves, so its number is the id.
+            bond["mlag"] = {"enable": "on", "id": _bond_number(channel["name"])}
+        interfaces[channel["name"]] = {"type": "peerlink" if peer_link else "bond",
+                                       "description": channel["description"][:255], "bond": bond,
+                                       "link": {"mtu": channel["mtu"]}}
+    for name, entry in interfaces.items():
+        if entry.get("type") not in ("swp", "bond", "peerlink"):
+            continue
+        if name in access:
+            entry["bridge"] = {"domain": {BRIDGE: {"access": access[name]}}}
+        elif any(name in vlan["tagged"] for vlan in vlans):
+            entry["bridge"] = {"domain": {BRIDGE: {"vlan": {str(v["id"]): {} for v in vlans if name in v["tagged"]}}}}
+    if vlans:
+        doc["bridge"] = {"domain": {BRIDGE: {"type": "vlan-aware", "vlan": {str(v["id"]): {} for v in vlans}}}}
+    for vlan in vlans:
+        svi = {"type": "svi", "vlan": vlan["id"], "ip": {"address": {vlan["ipv4"]: {}}}}
+        if vlan.get("virtual_gateway"):
+            svi["ip"]["vrr"] = {"enable": "on", "address": {vlan["virtual_gateway"]: {}},
+                                "mac-address": vlan["virtual_gateway_mac"], "state": {"up": {}}}
+        interfaces["vlan%d" % vlan["id"]] = svi
+    if mclag is not None:
+        doc["mlag"] = {"enable": "on", "mac-address": MLAG_MAC % ((mclag["domain_id"] >> 8) & 255,
+                                                                   mclag["domain_id"] & 255),
+                       "peer-ip": "linklocal", "priority": MLAG_PRIORITY[mclag["role"]],
+                       "backup": {mclag["peer_ip"]: {"vrf": "default"}}}
 
 
 def _bgp(cfg, doc):
@@ -268,8 +353,13 @@ def _tenants(cfg, doc):
 def nvue_set(cfg):
     """The `set:` document of one switch: NVUE's object tree as `nv config save` writes it."""
     doc = {"system": {"hostname": cfg["hostname"]}, "interface": _interfaces(cfg), "service": {}, "router": {}}
+    if cfg.get("port_channels") or cfg.get("vlans"):
+        _bridge(cfg, doc)
     if "management" in cfg:
         _management(cfg, doc)
+    for route in cfg.get("static_routes") or ():
+        doc.setdefault("vrf", {}).setdefault("default", {}).setdefault("router", {}).setdefault("static", {})[
+            route["prefix"]] = {"address-family": "ipv4-unicast", "via": {route["next_hop"]: {"type": "ipv4-address"}}}
     if "bgp" in cfg:
         _bgp(cfg, doc)
     if "qos" in cfg:
