@@ -468,3 +468,56 @@ def test_a_release_whose_model_differs_is_refused_with_the_key(release):
     # and the gate would have refused the documents of 5.14 under that release's model
     found = cumulus.problems(cumulus.documents(cfg), "lab-spine01", release)
     assert found and all(p.startswith("lab-spine01: startup.yaml set.") for p in found)
+
+
+# --- BlueField-3 SuperNICs on the servers ----------------------------------------------------------------
+
+
+def _with_supernics(spec, nic="BlueField-3"):
+    """The spec's server model with BlueField-3 SuperNICs in place of its ConnectX-7s (a site's own model)."""
+    from gpufabric.datafiles import load
+
+    model = dict(load("hardware")["servers"][spec["servers"]["model"]], backend_nic_model=nic)
+    spec.setdefault("models", {}).setdefault("servers", {})["XE9680-B3140H"] = model
+    spec["servers"]["model"] = "XE9680-B3140H"
+    return spec
+
+
+def test_bluefield3_is_a_catalog_nic_with_its_data_sheet_figures():
+    from gpufabric.catalog import Catalog
+
+    nics = Catalog().nics
+    assert {"ConnectX-7", "BlueField-3"} <= set(nics)
+    bf3 = nics["BlueField-3"]
+    assert 400 in bf3["speeds"] and bf3["pcie"] == "Gen5 x16" and bf3["form_factor"] == "QSFP112"
+    assert "B3140H" in bf3["description"]
+    assert Catalog().server("XE9680", "servers.model").backend_nic_model == "ConnectX-7"
+
+
+def test_bluefield3_servers_get_the_same_roce_settings_as_connectx7_plus_nic_mode():
+    from gpufabric.structured.server import server_configs
+
+    plan = build_plan(_with_supernics(load_example("cumulus-lab")))
+    reference = server_configs(build_plan(load_example("cumulus-lab")))
+    servers = server_configs(plan)
+    assert set(servers) == set(reference)
+    for host, cfg in servers.items():
+        roce, cx7 = cfg["roce"], reference[host]["roce"]
+        # one source for both NIC models and the switches: the fabric's QoS profile
+        assert {k: v for k, v in roce.items() if k != "mlxconfig"} == {k: v for k, v in cx7.items() if k != "mlxconfig"}
+        assert roce["mlxconfig"] == dict(cx7["mlxconfig"], INTERNAL_CPU_OFFLOAD_ENGINE=1)
+        assert "INTERNAL_CPU_OFFLOAD_ENGINE" not in cx7["mlxconfig"]
+    # and the Cumulus leaves carry what the SuperNICs are set to
+    cfgs = structured_configs(plan)
+    leaf = next(c for c in cfgs.values() if c["role"] == "backend_leaf")
+    mapping = _set(cumulus.documents(leaf))["qos"]["mapping"][cumulus.nvue.QOS_PROFILE]["dscp"]
+    roce = next(iter(servers.values()))["roce"]
+    assert mapping[str(roce["dscp"])] == {"switch-priority": roce["lossless_priority"]}
+    assert mapping[str(roce["cnp_dscp"])] == {"switch-priority": roce["cnp_priority"]}
+
+
+def test_an_unknown_nic_model_is_refused_with_the_key():
+    spec = _with_supernics(load_example("cumulus-lab"), nic="BlueField-4")
+    text = _spec_refusal(spec)
+    assert text.startswith("models.servers.XE9680-B3140H.backend_nic_model: 'BlueField-4' is not a NIC model of the "
+                           "catalog: use one of BlueField-3, ConnectX-7")

@@ -145,12 +145,19 @@ class PortView:
 
 class ServerModel:
     __slots__ = ("name", "description", "gpus", "rack_units", "backend_nics", "frontend_ports", "mgmt_port",
-                 "bmc_port", "power_max_w", "cooling")
+                 "bmc_port", "power_max_w", "cooling", "backend_nic_model", "backend_nic")
 
-    def __init__(self, name, data, path):
-        for key in self.__slots__[1:]:
+    def __init__(self, name, data, path, nics=None):
+        for key in self.__slots__[1:-1]:
             setattr(self, key, data.get(key))
         self.name = name
+        nics = nics or {}
+        self.backend_nic_model = self.backend_nic_model or "ConnectX-7"
+        if self.backend_nic_model not in nics:
+            raise SpecError(path + ".backend_nic_model", "%r is not a NIC model of the catalog: use one of %s" % (
+                self.backend_nic_model, ", ".join(sorted(nics)) or "none"))
+        # The NIC model's facts (data/hardware.yml `nics`): what the rail NICs' RoCE settings add for it.
+        self.backend_nic = nics[self.backend_nic_model]
         if len(self.backend_nics) != self.gpus:
             raise SpecError(path + ".backend_nics", "%d NICs listed for %d GPUs: a rail-optimized server has one "
                             "backend NIC per GPU" % (len(self.backend_nics), self.gpus))
@@ -175,8 +182,9 @@ class Catalog:
             store[name] = (SERVER_MODEL.validate(raw, "catalog.servers." + name), "catalog.servers." + name)
         for name, validated in spec_models.get("servers", {}).items():
             store[name] = (validated, "models.servers." + name)
+        self.nics = dict(data.get("nics") or {})
         for name, (validated, path) in store.items():
-            self.servers[name] = ServerModel(name, validated, path)
+            self.servers[name] = ServerModel(name, validated, path, self.nics)
 
     @property
     def switches(self):

@@ -59,7 +59,7 @@ def server_config(fabric, ctx, hostname, roce=None):
     address, prefix = fabric["mgmt_ipv4"].split("/")
     net = network.config(fabric, address, prefix, fabric.get("mgmt_gateway"), TABLE_BASE, RULE_PRIORITY_BASE,
                          bond_name=BOND_NAME, bond_mode=BOND_MODE)
-    roce = roce or roce_settings(ctx.qos)
+    roce = roce or nic_roce(ctx, fabric["model"])
     design = ctx.plan.spec["backend"]["design"]
     socket_ifname = (net["frontend"] or net["management"] or {"name": "lo"})["name"]
     return {"hostname": hostname, "role": fabric["role"], "model": fabric["model"], "rack": fabric["rack"],
@@ -78,14 +78,24 @@ def server_config_batches(plan, size, wanted=None):
     ``size`` servers at a time (all at once for None): the build renders and writes one batch before it
     makes the next."""
     ctx = FabricContext(plan)
-    roce = roce_settings(ctx.qos)
+    roce = {}  # one per server model: its NIC model adds its own firmware parameters
     batch = {}
     for host, hv in hostvars(plan).items():
         if hv["fabric"]["role"] != "gpu_server" or (wanted is not None and host not in wanted):
             continue
-        batch[host] = server_config(hv["fabric"], ctx, host, roce)
+        model = hv["fabric"]["model"]
+        if model not in roce:
+            roce[model] = nic_roce(ctx, model)
+        batch[host] = server_config(hv["fabric"], ctx, host, roce[model])
         if size and len(batch) >= size:
             yield batch
             batch = {}
     if batch:
         yield batch
+
+
+def nic_roce(ctx, server_model):
+    """The RoCE settings of the rail NICs of ``server_model``: the fabric's QoS profile (the switches' own)
+    and the facts of the model's backend NIC (ConnectX-7, BlueField-3 SuperNIC)."""
+    model = ctx.plan.catalog.server(server_model, "servers.model")
+    return roce_settings(ctx.qos, model.backend_nic)

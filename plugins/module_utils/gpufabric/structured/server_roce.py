@@ -22,9 +22,11 @@ def _only(values, what, profile):
     return values[0]
 
 
-def roce_settings(profile):
+def roce_settings(profile, nic=None):
     """{trust, dscp, lossless_priority, pfc_priorities, ecn_priorities, cnp_dscp, cnp_priority, traffic_class,
-    roce_mode, dscp_to_priority, mlxconfig} for every rail NIC of the fabric."""
+    roce_mode, dscp_to_priority, mlxconfig} for every rail NIC of the fabric. ``nic`` is the NIC model's
+    catalog facts (data/hardware.yml `nics`); its own firmware parameters join the RoCE ones."""
+    own = dict((nic or {}).get("mlxconfig") or {})
     lossless = _only(list(profile["pfc_priorities"]), "lossless (PFC) priority", profile)
     dscp = _only(_dscps_on(profile, (lossless,)), "RoCE DSCP on priority %d" % lossless, profile)
     # CNPs ride the strict-priority class so congestion feedback overtakes the data it throttles.
@@ -45,6 +47,6 @@ def roce_settings(profile):
         # The NIC's default DSCP map is priority = DSCP >> 3 (26 -> 3 by luck, 24 -> 3 not 4): set both classes.
         "dscp_to_priority": {dscp: lossless, cnp_dscp: cnp_priority},
         # Firmware parameters that survive a reboot (mlxconfig): CNP marking and the priorities DCQCN runs on.
-        "mlxconfig": {"CNP_DSCP_P1": cnp_dscp, "CNP_802P_PRIO_P1": cnp_priority,
-                      "ROCE_CC_PRIO_MASK_P1": 1 << lossless},
+        "mlxconfig": dict(own, CNP_DSCP_P1=cnp_dscp, CNP_802P_PRIO_P1=cnp_priority,
+                          ROCE_CC_PRIO_MASK_P1=1 << lossless),
     }
