@@ -201,8 +201,8 @@ def _bridge(cfg, doc):
                                 "mac-address": vlan["virtual_gateway_mac"], "state": {"up": {}}}
         interfaces["vlan%d" % vlan["id"]] = svi
     if mclag is not None:
-        doc["mlag"] = {"enable": "on", "mac-address": MLAG_MAC % ((mclag["domain_id"] >> 8) & 255,
-                                                                   mclag["domain_id"] & 255),
+        domain = mclag["domain_id"]
+        doc["mlag"] = {"enable": "on", "mac-address": MLAG_MAC % ((domain >> 8) & 255, domain & 255),
                        "peer-ip": "linklocal", "priority": MLAG_PRIORITY[mclag["role"]],
                        "backup": {mclag["peer_ip"]: {"vrf": "default"}}}
 
