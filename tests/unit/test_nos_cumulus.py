@@ -329,9 +329,10 @@ def test_frontend_leaf_pair_is_rendered_as_mlag():
             (member,) = bond["bond"]["member"]
             assert bond["description"].startswith(servers[member])
             assert bond["bridge"]["domain"]["br_default"] == {"access": 100}
-    ids = {tb_name: ([ta["interface"][tb_name]["bond"]["mlag"]["id"]], [tb["interface"][tb_name]["bond"]["mlag"]["id"]])
-           for tb_name, i in tb["interface"].items() if i.get("type") == "bond"}
-    assert all(x == y for x, y in ids.values()) and len({x[0] for x, _ in ids.values()}) == 4
+    bonds = [name for name, i in tb["interface"].items() if i.get("type") == "bond"]
+    ids_a = [ta["interface"][name]["bond"]["mlag"]["id"] for name in bonds]
+    ids_b = [tb["interface"][name]["bond"]["mlag"]["id"] for name in bonds]
+    assert ids_a == ids_b and len(set(ids_a)) == 4
     # the pair: same system MAC, different priorities (a is primary), each backing up to the other's loopback
     assert ta["mlag"]["mac-address"] == tb["mlag"]["mac-address"]
     assert ta["mlag"]["mac-address"].startswith("44:38:39:ff:")
