@@ -203,8 +203,8 @@ SERVER_MODEL = Section("A server model.", {
     "cooling": Choice("How the server is cooled.", ["air", "liquid"], omit=True),
     "backend_nics": List("Backend NICs in rail order: NIC i serves GPU i and rail i.", _NIC, required=True),
     "backend_nic_model": Str("Model of the backend NICs, from the catalog's `nics` (ConnectX-7, BlueField-3): "
-                             "its firmware settings join the RoCE settings every rail NIC gets.",
-                             default="ConnectX-7"),
+                             "its firmware settings join the RoCE settings every rail NIC gets. Default "
+                             "ConnectX-7.", omit=True),
     "frontend_ports": List("Frontend ports; with dual-homing, port 0 goes to leaf A and port 1 to leaf B.",
                            _NIC, default=[]),
     "mgmt_port": Section("Host management port (to the OOB network).", _NIC.fields, required=True),
