@@ -10,7 +10,7 @@ from ansible_collections.gpucluster.fabric.plugins.plugin_utils.planned_action i
 
 
 class ActionModule(PlannedAction):
-    _VALID_ARGS = frozenset(("spec", "build_dir", "failed", "spare"))
+    _VALID_ARGS = frozenset(("spec", "build_dir", "tenants", "failed", "spare"))
 
     def planned(self, result, args, task_vars):
         failed, spare = args.get("failed"), args.get("spare")
@@ -21,6 +21,6 @@ class ActionModule(PlannedAction):
         _path, swapped, build_dir = self.plan(dict(common, replace={failed: spare}), task_vars)
         unswapped = self.plan(dict(common, restore=[failed]), task_vars)[1]
         for plan in (swapped, unswapped):
-            assignment_for(plan, build_dir)   # the spare takes the failed server's tenant in the running assignment
+            assignment_for(plan, build_dir, args.get("tenants"))   # the spare takes the failed server's tenant in the running assignment
         result.update(changed=False, switches=switches_of_swap(swapped, unswapped))
         return result

@@ -12,7 +12,7 @@ STATES = ("present", "absent", "verified")
 
 class ActionModule(PlannedAction):
     PROGRESS = "twin"
-    _VALID_ARGS = frozenset(("state", "spec", "build_dir", "timeout", "frr_config"))
+    _VALID_ARGS = frozenset(("state", "spec", "build_dir", "tenants", "timeout", "frr_config"))
 
     def planned(self, result, args, task_vars):
         # Imported here: the twin needs the switch rendering, which pulls in Jinja2 only when used.
@@ -23,7 +23,7 @@ class ActionModule(PlannedAction):
             return dict(result, failed=True, msg="state must be one of %s, got %r" % (", ".join(STATES), state))
         progress = self.progress
         _path, plan, build_dir = self.plan(args, task_vars)
-        assignment_for(plan, build_dir)   # the twin's leaves enforce the running tenant assignment
+        assignment_for(plan, build_dir, args.get("tenants"))   # the twin's leaves enforce the running tenant assignment
         cluster = plan.summary["cluster"]
         problem = twin.preflight()
         if problem:

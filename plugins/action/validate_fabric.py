@@ -31,7 +31,7 @@ def _var(hostvars, host, key, default=None):
 
 class ActionModule(PlannedAction):
     PROGRESS = "validate"
-    _VALID_ARGS = frozenset(("spec", "build_dir", "drain", "undrain", "replace", "restore", "transport", "max_workers",
+    _VALID_ARGS = frozenset(("spec", "build_dir", "tenants", "drain", "undrain", "replace", "restore", "transport", "max_workers",
                              "fail_on_failure", "include", "exclude", "thresholds", "networks", "devices", "lldp_socket",
                              "config_db_dir"))
 
@@ -51,7 +51,7 @@ class ActionModule(PlannedAction):
             return dict(result, failed=True, msg="transport must be one of %s, not %r" % (", ".join(TRANSPORTS), default))
         progress = self.progress
         path, plan, build_dir = self.plan(args, task_vars)
-        assignment_for(plan, build_dir)   # tenant_isolation checks the running tenant assignment
+        assignment_for(plan, build_dir, args.get("tenants"))   # tenant_isolation checks the running tenant assignment
         cluster = plan.summary["cluster"]
         socket = args.get("lldp_socket")
         netns = NetnsTransport(

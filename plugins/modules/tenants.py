@@ -12,9 +12,12 @@ description:
   - Reads the tenant assignment (which servers each tenant holds, see docs/tenancy.md) and checks it against the
     plan; every problem (unknown server, a server in two tenants, an empty tenant, a bad name) is one line of
     I(msg), and nothing is written.
-  - I(state=planned) compares it with the running assignment (I(build_dir)/state/<cluster>/tenants.yml) and
+  - I(state=planned) compares it with the running assignment and
     returns the servers that move and, per phase (C(revoke) then C(grant), or one C(isolate) phase when the fabric
-    is not isolated yet), the rail leaves whose isolation changes with their ports and ACLs. Each phase's switch
+    is not isolated yet), the rail leaves whose isolation changes with their ports and ACLs. The running
+    assignment is what the rail leaves enforce, read from them (I(running_from)); without I(running_from), the one
+    last recorded under I(build_dir)/state/<cluster>/tenants.yml. Leaves that disagree with the rest (a change
+    stopped half way) are re-applied in the first phase. Each phase's switch
     configs are written under I(build_dir)/state/<cluster>/pending/<n>-<phase>/devices/<host>/.
   - I(state=recorded) records the assignment as running and rewrites the build with it; run it after the phases
     were applied. In check mode it only reports.
@@ -26,6 +29,12 @@ options:
     description: The tenant assignment file (YAML, see docs/tenancy.md).
     type: path
     required: true
+  running_from:
+    description:
+      - Name of the variable each rail leaf registered with its running config (the output of the command its NOS
+        prints it with, SONiC C(show runningconfiguration all)); C(playbooks/tenants.yml) reads the leaves first.
+      - A rail leaf that has no such reading is an error naming it.
+    type: str
   state:
     description: Plan the change, or record the assignment as applied.
     type: str

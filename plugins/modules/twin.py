@@ -23,6 +23,12 @@ description:
   - I(state=absent) removes every namespace, cable, process and file the twin made.
   - See docs/twin.md.
 options:
+  tenants:
+    description:
+      - The tenant assignment file (a project file) whose isolation the fabric holds.
+      - Default is the assignment C(playbooks/tenants.yml) last recorded under I(build_dir), when there is one;
+        a job that starts without that directory (AWX) gives the file here.
+    type: path
   state:
     description: What to do with the twin.
     type: str

@@ -144,3 +144,12 @@ def test_isolate_move_repeat_and_refuse(lab):
     with open(running_path(build_dir, "lab")) as f:
         assert f.read() == running
     assert acl_digests(plan) == digests
+
+    # Stateless (AWX): a job with no build directory reads the running assignment from the leaves and
+    # changes nothing; the leaves' ACLs came through config replace into CONFIG_DB, as on a switch.
+    shutil.rmtree(build_dir)
+    code, changed, out = play(build_dir, moved)
+    assert code == 0, out[-3000:]
+    assert not any(changed.values()), changed
+    assert "no change: the running tenant assignment is the new one" in out
+    assert acl_digests(plan) == digests

@@ -73,24 +73,29 @@ def _natural(port):
     return (port.rstrip("0123456789"), int(digits) if digits else 0)
 
 
-def plan_change(plan, old, new):
+def plan_change(plan, old, new, drifted=()):
     """{"moves": [{"server", "from", "to"}], "phases": [{"name", "assignment", "hosts", "leaves"}], "lines"}.
 
     ``leaves`` maps each changed leaf to {"ports": ["Ethernet0 alpha -> free"], "acls": [ACL names whose
     rules change], "vrfs": ["Vrf-alpha removed"]}; ``hosts`` lists them in plan order. Phases that change
-    nothing are left out."""
+    nothing are left out. ``drifted`` leaves (whose running isolation is not ``old``'s, tenants/live.py) are
+    re-applied in the first phase even where ``old`` and that phase agree."""
     servers = [d.name for d in plan.by_role("gpu_server")]
     moved = moves(plan, old, new)
     stages = [("isolate", new)] if old is None else [("revoke", interim(old, new, servers)), ("grant", new)]
     current = isolation_by_leaf(plan, old)
     phases = []
+    redo = set(drifted)
     for name, assignment in stages:
         target = isolation_by_leaf(plan, assignment)
         leaves = {}
         for leaf in target:
-            if target[leaf] != current[leaf]:
+            if target[leaf] != current[leaf] or leaf in redo:
                 ports, acls, vrfs = _leaf_changes(current[leaf], target[leaf])
+                if leaf in redo and not (ports or acls or vrfs):
+                    ports = ["re-applied: the leaf does not hold the running assignment"]
                 leaves[leaf] = {"ports": ports, "acls": acls, "vrfs": vrfs}
+        redo = set()
         if leaves:
             phases.append({"name": name, "assignment": assignment, "hosts": list(leaves), "leaves": leaves})
         current = target

@@ -145,6 +145,20 @@ def _planes():
     return [home(n).twin_plane() for n in names()]
 
 
+def _sonic_reload(part):
+    """A SONiC switch's CONFIG_DB given the config its part was applied from (nos/sonic/twin/plane.reload)."""
+    plane = home("sonic").twin_plane()
+    changes = []
+    for ns in (part.namespaces[n] for n in sorted(part.namespaces)):
+        if ns.sonic:
+            try:
+                changes += plane.reload(state_dir(part.cluster), ns.name, ns.sonic[1],
+                                        plane.switch_facts(ns.sonic[0], ns.sonic[1]))
+            except (OSError, plane.redis_db.RedisError) as exc:
+                raise TwinError("%s: its CONFIG_DB could not be reloaded: %s" % (ns.name, exc))
+    return changes
+
+
 def remove_namespaces(names):
     """Stop everything in the namespaces, delete them and their FRR pathspaces."""
     changes = network.delete_namespaces(names)
@@ -220,6 +234,7 @@ def up_switch(part, host, timeout=90.0):
     changes += frr_changes
     changes += network.bring_up(part, network.links_down(part))
     changes += apply_port_acls(part)
+    changes += _sonic_reload(part)
     if changes:
         # SONiC routes every port with the one system MAC, whatever its VRF, so a server never sees its
         # gateway's MAC change; here the gateway's /31 moves between veths with their own MACs, so the

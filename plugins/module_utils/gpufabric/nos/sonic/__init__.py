@@ -5,11 +5,13 @@
 - schema.py (+ templates/config_db.schema.yml) and yang/: the schema gates (table formats; SONiC YANG)
 - deploy.py: what a deploy sends (the running config_db with our tables put in); roles/sonic_deploy runs it
 - collectors.py: the switch's own command output (sonic-cfggen) turned into the neutral facts validation checks
+- tenancy.py: which tenant each port of a running rail leaf is bound to (tenants.yml reads the leaves)
 - ztp.py: ZTP artefacts (ztp.json, the config_db and FRR files it hands out)
 
 Neutral code reaches this module through ``nos.home("sonic")``; the names below are the home's interface.
 """
 from . import collectors  # noqa: F401  (interface)
+from . import tenancy  # noqa: F401  (interface)
 from .config_db import config_db as native_config  # noqa: F401  (interface)
 from .deploy import target_config  # noqa: F401  (interface)
 from .render import frr_conf, render_device  # noqa: F401  (interface)

@@ -129,6 +129,35 @@ def config(args, switch, out, err, stdin):
         p.add_argument("-f", "--force", action="store_true")
         p.add_argument("-n", "--no_service_restart", action="store_true")
     opts = parser.parse_args(args)
+    code = _config(opts, switch, out, err, stdin)
+    if code == 0 and opts.command in WRITES_CONFIG_DB and not getattr(opts, "dry_run", False):
+        code = orchagent(switch, err)
+    return code
+
+
+# The config commands that change CONFIG_DB, after which SONiC's orchagent programs the ASIC from it.
+WRITES_CONFIG_DB = ("apply-patch", "replace", "rollback", "load", "reload")
+
+
+def orchagent(switch, err):
+    """What SONiC's orchagent does with a CONFIG_DB change, for the dataplane the twin has: the L3 ingress ACLs
+    of CONFIG_DB's ACL_TABLE/ACL_RULE become the switch namespace's nftables port filters (twin/nftables.py),
+    so a tenant change reaches the twin the way it reaches a switch, through config replace. Only on a
+    switch of a running twin (gpufabric-twin.json "dataplane"); VRFs and the rest are not reprogrammed here
+    (docs/twin.md). A CONFIG_DB the twin cannot enforce is an error (on SONiC, orchagent's log)."""
+    if not switch.twin.get("dataplane"):
+        return 0
+    from ....twin import nftables
+    from ....twin.run import CommandError
+    try:
+        nftables.apply_local(nftables.ruleset(switch.db().get_config()))
+    except (nftables.AclError, CommandError, OSError) as e:
+        err.write("orchagent: the ACLs in CONFIG_DB could not be programmed: %s\n" % e)
+        return 1
+    return 0
+
+
+def _config(opts, switch, out, err, stdin):
     verbose = getattr(opts, "verbose", False)
     log = (lambda line: out.write(line + "\n")) if verbose else None
     command = opts.command

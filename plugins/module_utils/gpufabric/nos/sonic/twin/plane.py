@@ -95,12 +95,30 @@ def apply(state_dir, switches):
     for host, config_db, facts in switches:
         etc, run = etc_dir(host), os.path.join(state_dir, host)
         redis_db.switch_files(etc, run, facts["asic_type"], BUILD_VERSION, yang_models(),
-                              config_db=boot_config(config_db, facts))
+                              config_db=boot_config(config_db, facts), dataplane=True)
         if redis_db.start(run, netns=host):
             with open(os.path.join(etc, "config_db.json"), encoding="utf-8") as f:
                 RedisConfigDb(redis_db.paths(run)["socket"]).load(json.load(f))
             changes.append("%s: redis started, CONFIG_DB loaded from /etc/sonic/config_db.json" % host)
     return changes
+
+
+def reload(state_dir, host, config_db, facts):
+    """`config reload` of ``config_db`` on a running twin switch, for the parts of the twin that still apply a
+    switch from its rendered files (twin_switch, VRF mode): its /etc/sonic/config_db.json and its CONFIG_DB
+    become that config, so what the switch reports (show runningconfiguration all) is what it enforces.
+    Returns the changes made ([] when the saved config already is that one)."""
+    config = boot_config(config_db, facts)
+    path = os.path.join(etc_dir(host), "config_db.json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            if json.load(f) == config:
+                return []
+    except (OSError, ValueError):
+        pass
+    RedisConfigDb(redis_db.paths(os.path.join(state_dir, host))["socket"]).load(config)
+    redis_db.write_json(path, config)
+    return ["%s: CONFIG_DB reloaded from its new config_db.json" % host]
 
 
 def remove(state_dir, hosts):
