@@ -32,7 +32,7 @@ options:
   running_from:
     description:
       - Name of the variable each rail leaf registered with its running config (the output of the command its NOS
-        prints it with, SONiC C(show runningconfiguration all)); C(playbooks/tenants.yml) reads the leaves first.
+        prints it with); C(playbooks/tenants.yml) reads the leaves first.
       - A rail leaf that has no such reading is an error naming it.
     type: str
   state:
