@@ -21,7 +21,8 @@ import time
 
 import pytest
 
-from gpufabric import twin
+from gpufabric import specfile, twin
+from gpufabric.plan import build_plan
 from gpufabric.nos.cumulus.nvue_client import NvueClient
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -69,9 +70,9 @@ def deployed(lab):
 
 
 def cumulus_hosts():
-    with open(os.path.join(ROOT, "tests", "golden", "cumulus-lab", "rendered", "plan.json"), encoding="utf-8") as f:
-        plan = json.load(f)
-    return sorted(d["name"] for d in plan["devices"] if d.get("nos") == "cumulus")
+    """The Cumulus switches of the twin's own spec (its frontend leaves stay on SONiC, unlike cumulus-lab's)."""
+    spec = specfile.load_spec(os.path.join(ROOT, "inventories", "cumulus-lab-twin", "cumulus-lab.topology.yml"))
+    return sorted(d.name for d in build_plan(spec).devices if d.nos == "cumulus")
 
 
 def test_deploy_validates_clean_and_a_second_deploy_changes_nothing(lab, deployed):
