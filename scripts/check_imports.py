@@ -238,16 +238,20 @@ def offences(root):
     return lines
 
 
-def main(argv):
+def report(argv, find, summary):
+    """Print each offence ``find(root)`` returns (root from argv or this checkout); 1 with ``summary % count`` when any."""
     root = argv[1] if len(argv) > 1 else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    lines = offences(root)
+    lines = find(root)
     for line in lines:
         print(line)
     if lines:
-        print("check_imports: %d offence(s)" % len(lines), file=sys.stderr)
+        print(summary % len(lines), file=sys.stderr)
         return 1
     return 0
 
+
+def main(argv):
+    return report(argv, offences, "check_imports: %d offence(s)")
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))

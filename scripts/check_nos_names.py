@@ -19,6 +19,8 @@ import os
 import re
 import sys
 
+import check_imports  # the same report format and exit code (scripts/ is first on sys.path when run as a script)
+
 SCANNED = ("plugins", "roles", "playbooks")
 NOS_PACKAGE = "plugins/module_utils/gpufabric/nos/"
 REGISTRY = NOS_PACKAGE + "__init__.py"
@@ -116,15 +118,7 @@ def offences(root):
 
 
 def main(argv):
-    root = argv[1] if len(argv) > 1 else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    lines = offences(root)
-    for line in lines:
-        print(line)
-    if lines:
-        print("check_nos_names: %d file(s) name a NOS outside its home" % len(lines), file=sys.stderr)
-        return 1
-    return 0
-
+    return check_imports.report(argv, offences, "check_nos_names: %d file(s) name a NOS outside its home")
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))

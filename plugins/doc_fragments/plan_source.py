@@ -50,3 +50,14 @@ options:
     type: list
     elements: str
 """
+
+    # The actions that read the running tenant assignment (gpucluster.fabric.plan_source.tenants).
+    TENANTS = r"""
+options:
+  tenants:
+    description:
+      - The tenant assignment file (a project file) whose isolation the fabric holds.
+      - Default is the assignment C(playbooks/tenants.yml) last recorded under I(build_dir), when there is one;
+        a job that starts without that directory (AWX) gives the file here.
+    type: path
+"""

@@ -17,13 +17,8 @@ description:
 extends_documentation_fragment:
   - gpucluster.fabric.plan_source
   - gpucluster.fabric.plan_source.build_dir
+  - gpucluster.fabric.plan_source.tenants
 options:
-  tenants:
-    description:
-      - The tenant assignment file (a project file) whose isolation the fabric holds.
-      - Default is the assignment C(playbooks/tenants.yml) last recorded under I(build_dir), when there is one;
-        a job that starts without that directory (AWX) gives the file here.
-    type: path
   failed:
     description: Hostname of the failed GPU server.
     type: str

@@ -22,13 +22,9 @@ description:
     and fails when a result is FAIL or ERROR.
   - I(state=absent) removes every namespace, cable, process and file the twin made.
   - See docs/twin.md.
+extends_documentation_fragment:
+  - gpucluster.fabric.plan_source.tenants
 options:
-  tenants:
-    description:
-      - The tenant assignment file (a project file) whose isolation the fabric holds.
-      - Default is the assignment C(playbooks/tenants.yml) last recorded under I(build_dir), when there is one;
-        a job that starts without that directory (AWX) gives the file here.
-    type: path
   state:
     description: What to do with the twin.
     type: str

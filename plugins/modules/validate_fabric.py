@@ -27,15 +27,10 @@ description:
 extends_documentation_fragment:
   - gpucluster.fabric.plan_source
   - gpucluster.fabric.plan_source.build_dir
+  - gpucluster.fabric.plan_source.tenants
   - gpucluster.fabric.plan_source.drain
   - gpucluster.fabric.plan_source.swap
 options:
-  tenants:
-    description:
-      - The tenant assignment file (a project file) whose isolation the fabric holds.
-      - Default is the assignment C(playbooks/tenants.yml) last recorded under I(build_dir), when there is one;
-        a job that starts without that directory (AWX) gives the file here.
-    type: path
   transport:
     description:
       - How devices are reached. C(auto) decides per host. C(netns) when the host's C(ansible_connection) is

@@ -51,7 +51,8 @@ def _owned_by_frr(path, mode):
     os.chmod(path, mode)
 
 
-def _write_if_changed(path, text, mode=0o644):
+def write_if_changed(path, text, mode=0o644):
+    """Write ``text`` to ``path`` (owned by frr, ``mode``) in one rename; False when it already held it."""
     try:
         with open(path) as f:
             if f.read() == text:
@@ -93,15 +94,15 @@ def frr_stage(namespaces, blank=False):
             continue
         _owned_by_frr(frr_dir(ns.name), 0o750)
         _owned_by_frr(frr_run_dir(ns.name), 0o755)
-        _write_if_changed(os.path.join(frr_dir(ns.name), "vtysh.conf"), VTYSH_CONF)
+        write_if_changed(os.path.join(frr_dir(ns.name), "vtysh.conf"), VTYSH_CONF)
         conf_path = os.path.join(frr_dir(ns.name), "frr.conf")
         if blank or ns.nos_plane:
             # A self-applying NOS (ns.nos_plane) writes its own frr.conf: FRR starts with what that NOS renders
             # for an empty configuration (ns.frr_conf), and the twin leaves it alone after.
             first = ns.frr_conf if ns.nos_plane else blank_conf(ns.name)
-            conf_changed = not os.path.exists(conf_path) and _write_if_changed(conf_path, first)
+            conf_changed = not os.path.exists(conf_path) and write_if_changed(conf_path, first)
         else:
-            conf_changed = _write_if_changed(conf_path, ns.frr_conf)
+            conf_changed = write_if_changed(conf_path, ns.frr_conf)
         missing = [d for d in ns.frr_daemons if not _alive(os.path.join(frr_run_dir(ns.name), d + ".pid"), d)]
         if missing:
             to_start[ns.name] = missing
@@ -166,7 +167,7 @@ def lldpd_apply(state_dir, namespaces):
         conf = LLDPD_CONF.format(host=ns.name)
         args = ["lldpd", "-d", "-u", paths["socket"], "-O", paths["conf"], "-I", ",".join(sorted(ns.lldp_ports))]
         text = conf + "# started as: " + " ".join(args) + "\n"
-        changed = _write_if_changed(paths["conf"], text, 0o644)
+        changed = write_if_changed(paths["conf"], text, 0o644)
         running = _alive(paths["pid"], "lldpd")
         if running and not changed:
             continue

@@ -199,24 +199,8 @@ def _frr_conf_path(host):
 
 
 def _install_frr(host, text):
-    path = _frr_conf_path(host)
-    try:
-        with open(path) as f:
-            if f.read() == text:
-                return False
-    except OSError:
-        pass
-    tmp = path + ".nvue"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.chmod(tmp, 0o640)
-    try:
-        import grp
-        import pwd
-        os.chown(tmp, pwd.getpwnam("frr").pw_uid, grp.getgrnam("frr").gr_gid)
-    except KeyError:
-        pass
-    os.replace(tmp, path)
+    if not daemons.write_if_changed(_frr_conf_path(host), text, 0o640):
+        return False
     _run(daemons.as_switch(host, daemons.reload_argv(host, "--reload")), what="FRR's frr-reload of the rendered frr.conf")
     # frr-reload goes on past a line a daemon refuses (and exits 0 on some): FRR took the configuration only when
     # nothing is left between the file and what runs.
