@@ -41,8 +41,6 @@ ALLOWED = {
     "playbooks/deploy.yml": "each play picks the switch's deploy role (<nos>_deploy) by its fabric.nos",
     "playbooks/tenants.yml": "applies a tenant phase with the SONiC deploy role",
     "playbooks/spare.yml": "applies a spare swap with the SONiC deploy role",
-    "playbooks/maintenance.yml": "reaches FRR through the SONiC deploy role's vtysh command",
-    "roles/traffic_shift/": "FRR's vtysh command and frr.conf path default to the SONiC deploy role's",
 }
 
 

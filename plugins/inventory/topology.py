@@ -15,7 +15,10 @@ description:
     C(backend_superspine), C(backend_core) (four tiers), C(frontend_leaf), C(frontend_spine),
     C(frontend_superspine), C(oob_switch), C(rail_<n>), C(su_<nn>) (scalable unit), C(pod_<nn>) (pods of
     three or four tiers), C(rack_<name>), and the parents
-    C(backend), C(frontend), C(oob) and C(switches).
+    C(backend), C(frontend), C(oob) and C(switches). A switch is also in C(nos_<name>) (one group per
+    network OS), whose group variables C(fabric_vtysh_command) and C(fabric_frr_conf_path) say how plays
+    reach the NOS's FRR; inventory C(group_vars) files override them (the virtual twin does).
+  - A switch gets C(ansible_network_os) from its NOS.
   - Each host gets C(ansible_host) (its management address) and C(fabric), a dict with C(role), C(model),
     C(rack), C(rail) where one applies, C(asn), C(loopback_ipv4) and a few role-specific keys; GPU servers
     also get C(interfaces) (name, peer, peer_interface, network, speed, mtu, ipv4 on routed links).
@@ -101,7 +104,7 @@ from ansible.template import trust_as_template
 
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.export import (
-    PARENTS, ROLE_GROUP, hostvars, inventory_groups)
+    PARENTS, ROLE_GROUP, hostvars, inventory_groups, nos_group_vars)
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.spec import validate
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import (
     plan_spec_file, read_spec)
@@ -181,7 +184,8 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             except SpecError as exc:
                 raise SpecParseError(str(exc)) from None
             members, children = inventory_groups(plan)
-            data = {"hostvars": hostvars(plan), "members": members, "children": children}
+            data = {"hostvars": hostvars(plan), "members": members, "children": children,
+                    "group_vars": nos_group_vars(members)}
             if self.get_option("cache"):
                 self._cache[cache_key] = data
         self._populate(data)
@@ -201,6 +205,9 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         for group, hosts in data["members"].items():
             for host in hosts:
                 inv.add_child(group, host)
+        for group, variables in data.get("group_vars", {}).items():
+            for key, value in variables.items():
+                inv.set_variable(group, key, value)
         construct = self.get_option("compose") or self.get_option("groups") or self.get_option("keyed_groups")
         strict = self.get_option("strict")
         # Ansible's inventory wrapper visits every value of every host to tag it trusted and with its origin,

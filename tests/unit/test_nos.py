@@ -7,7 +7,7 @@ import pytest
 from gpufabric import nos
 from gpufabric.catalog import Catalog
 from gpufabric.errors import SpecError
-from gpufabric.export import hostvars, inventory_groups
+from gpufabric.export import hostvars, inventory_groups, nos_group_vars
 from gpufabric.plan import build_plan
 from gpufabric.spec import SWITCH_MODEL
 from gpufabric.structured import structured_configs
@@ -82,3 +82,13 @@ def test_every_nos_with_a_home_has_platform_facts():
         facts = nos.platform(name)
         assert {"interface_name", "mgmt_interface", "loopback", "lag", "vlan_interface"} <= set(facts)
         assert nos.ansible_network_os(name)
+        assert facts["frr"]["vtysh_command"] and facts["frr"]["conf_path"].endswith("/frr.conf")
+
+
+def test_each_nos_group_carries_how_its_frr_is_reached_and_only_groups_with_members_get_it():
+    members = {"nos_cumulus": ["a"], "backend_leaf": ["a"]}
+    out = nos_group_vars(members)
+    assert list(out) == ["nos_cumulus"]
+    assert out["nos_cumulus"] == {"fabric_vtysh_command": nos.platform("cumulus")["frr"]["vtysh_command"],
+                                  "fabric_frr_conf_path": "/etc/frr/frr.conf"}
+    assert nos_group_vars({"nos_sonic": ["b"]})["nos_sonic"]["fabric_vtysh_command"] == "docker exec bgp vtysh"
