@@ -253,5 +253,6 @@ def report(argv, find, summary):
 def main(argv):
     return report(argv, offences, "check_imports: %d offence(s)")
 
+
 if __name__ == "__main__":
     sys.exit(main(sys.argv))

@@ -118,5 +118,6 @@ def offences(root):
 def main(argv):
     return check_imports.report(argv, offences, "check_nos_names: %d file(s) name a NOS outside its home")
 
+
 if __name__ == "__main__":
     sys.exit(main(sys.argv))
