@@ -120,7 +120,7 @@ def test_spare_swap_and_back(fabric):
 
     # Stateless (AWX): the same swap from a job with no build directory, given the project's tenant file,
     # changes nothing; so does the restore's plan, which then runs from the rebuilt directory.
-    project_tenants = os.path.join(inventory, "spr.tenants.yml")
+    project_tenants = os.path.join(os.path.dirname(inventory), "spr.tenants.yml")   # a project file, not in the inventory
     with open(project_tenants, "w") as f:
         yaml.safe_dump(TENANTS, f)
     shutil.rmtree(build_dir)
