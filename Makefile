@@ -1,8 +1,8 @@
 # gpucluster.fabric developer entry points. `make test` is what CI runs.
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
-# Targets run strictly in the order they are listed (test = unit, then
-# integration, then sanity, then lint), even under `make -j`.
+# Targets run strictly in the order they are listed, even under `make -j`; `test` runs its two chains of
+# tiers side by side itself (see there).
 .NOTPARALLEL:
 
 # Resolved before .venv/bin is put first on PATH, so the venv is always built
@@ -26,6 +26,10 @@ ANSIBLE_TEST_GET_PIP := $(HOME)/.ansible/test/cache/get_pip_24_2.py
 # Sanity tests that cannot run on this offline, container-less machine:
 #   (none so far)
 SANITY_SKIP :=
+
+# What each tier needs first; `make test` sets it empty in the two chains it starts, having set up once itself
+# (two setups at once would race on the venv and the collection link).
+SETUP ?= setup
 
 .PHONY: setup system-packages collection-link test unit integration system molecule sanity lint \
 	demo bench docs golden ee-context clean
@@ -76,27 +80,36 @@ collection-link:
 	@mkdir -p $(dir $(COLLECTION_LINK))
 	@ln -sfn ../../.. $(COLLECTION_LINK)
 
-test: setup unit integration system molecule sanity lint
+# Two chains side by side, each in its listed order: the namespace tiers (system, then molecule), which mostly wait
+# on FRR, lldpd, BGP timers and traffic, and the code tiers (unit, integration, sanity, lint), which mostly compute.
+# One after another they need about 55 minutes on a 2-core machine, side by side about 40 (docs/performance.md).
+# The namespace tiers' lines are prefixed [twin]; make test fails when either chain fails, after both have ended.
+test: setup
+	@( $(MAKE) --no-print-directory SETUP= system molecule 2>&1 | sed -u 's/^/[twin] /' ) & twin=$$!; \
+	code=0; $(MAKE) --no-print-directory SETUP= unit integration sanity lint || code=$$?; \
+	wait $$twin || code=$$?; \
+	if [ $$code -ne 0 ]; then echo "make test: failed (see the tier above that failed; [twin] lines are system and molecule)"; fi; \
+	exit $$code
 
-unit: setup
+unit: $(SETUP)
 	pytest tests/unit -q
 
-integration: setup
+integration: $(SETUP)
 	pytest tests/integration -q
 
 # Tiers that need root (network namespaces): the GPU server stages against a Redfish emulator and
 # namespaces, the virtual twin of the lab, and fault injection on it. Each test skips with its
 # reason when not root or when FRR/lldpd are missing.
-system: setup
+system: $(SETUP)
 	pytest tests/server tests/twin tests/ztp -q
 
 # Molecule: twin up, deploy.yml's FRR part through the netns connection, idempotence, verify, destroy.
-molecule: setup
+molecule: $(SETUP)
 	@if [ "$$(id -u)" -ne 0 ]; then echo "molecule: skipped, the twin needs root"; else molecule test -s twin_lab; fi
 
 # Sanity runs on a copy of the working tree (tracked and untracked files, minus
 # ignored ones), so uncommitted work is checked too.
-sanity: setup
+sanity: $(SETUP)
 	rm -rf build/sanity
 	mkdir -p $(SANITY_ROOT)
 	git ls-files -z --cached --others --exclude-standard \
@@ -110,7 +123,7 @@ sanity: setup
 
 # The layering of the Python library (scripts/check_imports.py): no import cycle, no neutral module importing
 # a NOS home (nos/<name>/) or the twin. One line per offence.
-lint: setup
+lint: $(SETUP)
 	$(VENV)/bin/python scripts/check_imports.py
 	$(VENV)/bin/python scripts/check_nos_names.py
 	ansible-lint
