@@ -19,6 +19,7 @@ sys.path.insert(0, os.path.join(ROOT, "plugins", "module_utils"))
 
 from bench_compare import bench_compare  # noqa: E402  (tests/bench, next to this file)
 from bench_expect import bench_expect  # noqa: E402
+from bench_rollout import bench_rollout  # noqa: E402
 from bench_twin import bench_twin  # noqa: E402
 from bench_validate import bench_validate  # noqa: E402
 
@@ -252,6 +253,7 @@ def bench_nos():
 BENCHES = [("Planner", bench_plan), ("Inventory", bench_inventory), ("Build", bench_build),
            ("Build by NOS", bench_nos), ("Validation", bench_validate),
            ("Validation expectations", bench_expect), ("Virtual twin", bench_twin),
+           ("Rollout", bench_rollout),
            ("Against the baseline", bench_compare)]
 
 

@@ -1,6 +1,7 @@
 """The NOS is data: catalog models list the NOSes they run, spec roles pick one, and the plan,
 the structured config and the inventory carry it; platform facts name what the NOS names."""
 import copy
+import os
 
 import pytest
 
@@ -92,3 +93,16 @@ def test_each_nos_group_carries_how_its_frr_is_reached_and_only_groups_with_memb
     assert out["nos_cumulus"] == {"fabric_vtysh_command": nos.platform("cumulus")["frr"]["vtysh_command"],
                                   "fabric_frr_conf_path": "/etc/frr/frr.conf"}
     assert nos_group_vars({"nos_sonic": ["b"]})["nos_sonic"]["fabric_vtysh_command"] == "docker exec bgp vtysh"
+
+
+def test_a_home_declares_its_own_spec_keys_and_the_spec_schema_loads_no_home():
+    import subprocess
+    import sys
+    from gpufabric import spec
+    assert "cumulus_release" in nos.switch_config_keys()
+    field = spec.SPEC.fields["switch_config"].fields["cumulus_release"]
+    assert field.default == "5.14" and field.pattern.match("5.10") and not field.pattern.match("4.4")
+    code = ("import sys; sys.path.insert(0, %r); import gpufabric.spec; "
+            "print(sorted(m for m in sys.modules if m.startswith('gpufabric.nos.')))" % os.path.dirname(os.path.dirname(nos.__path__[0])))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

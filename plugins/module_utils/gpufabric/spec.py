@@ -2,7 +2,7 @@
 from .datafiles import load
 from .errors import SpecError
 from .inventory_keys import PLUGIN_KEYS
-from .nos import DEFAULT_NOS, names as nos_names
+from .nos import DEFAULT_NOS, names as nos_names, switch_config_keys
 from .roles import HOST_KINDS, SWITCH_ROLES
 from .schema_types import (Addr, AsnRange, Bool, Choice, Int, List, MapOf, Net, Num, Optional, Section, Str,
                            json_schema, to_markdown)
@@ -310,11 +310,8 @@ SPEC = Section("The cluster spec.", {
     }),
     "switch_config": Section("Settings every switch configuration shares (docs/switch-config.md).", {
         "qos_profile": Str("Name of the QoS profile in data/qos_profiles.yml.", default="rocev2_lossless"),
-        "cumulus_release": Str("Cumulus Linux release the `nos: cumulus` switches run: selects the NVUE object "
-                               "model every startup.yaml is checked against (docs/spectrum-x.md); one the "
-                               "installed `nvueschema` models cover (5.0 to 5.18). Quote it: unquoted, 5.10 is the "
-                               "number 5.1.", default="5.14",
-                               pattern=r"^5\.\d+$", hint="a Cumulus Linux 5.x release such as 5.14"),
+        # Keys one NOS reads are declared in its home (nos/<home>/spec_keys.py).
+        **switch_config_keys(),
         "qos_overrides": _QOS_OVERRIDES,
         "ntp_servers": List("NTP servers (reached over the management VRF).", Addr("An IPv4 address."), default=[]),
         "syslog_servers": List("Syslog servers.", Addr("An IPv4 address."),

@@ -12,9 +12,11 @@ A home imports only neutral code (scripts/check_imports.py keeps both true).
 """
 import functools
 import importlib
+import json
 import os
 
 from ..datafiles import load_path, merge
+from ..schema_types import Str
 
 DEFAULT_NOS = "sonic"
 # NOS name -> its home's module under nos/.
@@ -48,6 +50,30 @@ def ansible_network_os(nos):
 def interface_name(facts, lane, index):
     """A front-panel port's name under the platform ``facts``."""
     return facts["interface_name"].format(lane=lane, index=index, number=index + 1)
+
+
+@functools.lru_cache(maxsize=None)
+def _home_spec_keys(module):
+    path = os.path.join(os.path.dirname(__file__), module, "spec_keys.json")
+    if not os.path.exists(path):
+        return {}
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle).get("switch_config", {})
+
+
+def switch_config_keys():
+    """{key: schema type} the homes add to the spec's ``switch_config``: the ``switch_config`` entries of a home's
+    ``spec_keys.json`` (read as data, so the spec schema loads no home), in ``HOMES`` order. Each key names its
+    NOS (``cumulus_release``); only string keys so far."""
+    out = {}
+    for module in HOMES.values():
+        for key, field in _home_spec_keys(module).items():
+            field = dict(field)
+            kind = field.pop("type")
+            if kind != "string":
+                raise ValueError("nos/%s/spec_keys.json: %s has type %r; only string keys are read" % (module, key, kind))
+            out[key] = Str(field.pop("doc"), **field)
+    return out
 
 
 class UnknownNos(ValueError):

@@ -14,9 +14,11 @@ import importlib
 import json
 import typing
 
+from ... import nos as _nos
 from ...errors import SpecError
 
-DEFAULT_RELEASE = "5.14"
+# The release a spec without switch_config.cumulus_release gets (declared in spec_keys.json).
+DEFAULT_RELEASE = _nos.switch_config_keys()["cumulus_release"].default
 PACKAGE = "nvueschema"
 # Problems named in the error's message; all of them are in ``problems``.
 SHOWN = 5
