@@ -28,6 +28,12 @@ class ActionModule(PlannedAction):
             return dict(result, failed=True, msg="drain_plan needs switch (a hostname) and state (%s), got %r and %r"
                         % (" or ".join(STATES), switch, state))
         base = self.plan({"spec": args.get("spec")}, task_vars)[1]
+        nos = next((d.nos for d in base.devices if d.name == switch), None)
+        if nos and getattr(home(nos), "frr_conf", None) is None:
+            # Its routing config is part of the NOS's own config (an NVUE revision, say), not an frr.conf that
+            # vtysh commands and a file write can drain; its deploy role changes it without a drain.
+            return dict(result, failed=True, msg="%s runs %s, which drain.yml cannot drain yet: drain it with "
+                        "maintenance.drained in the spec and deploy.yml, which renders it drained" % (switch, nos))
         kept = drain.drained_switches(base)
         confirm_needed = drain.needs_confirmation(base, [switch])
         if state == "drained":
