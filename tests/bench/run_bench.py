@@ -308,6 +308,10 @@ def main():
              "unless its section names another date (`run_bench.py <section>...` measures only those sections).", "",
              "- Date: %s" % datetime.date.today().isoformat(), "- Machine: %s" % machine(), ""]
     kept = kept_sections() if only else {}
+    # Sections no benchmark writes (the test tiers' times, written after a CI run) stay, first, as they are.
+    for title, section in kept_sections().items():
+        if title not in dict(BENCHES) and title != "Notes":
+            lines += section
     measured_titles = dict(sections)
     for title, _fn in BENCHES:
         if title in measured_titles:
