@@ -29,19 +29,24 @@ WAVES = (("oob_switch", "10%"), ("backend_core", 1), ("backend_superspine", 1), 
 # Where a role has no switch on the twin, the wave time of the role that is deployed the same way.
 SAME_AS = {"backend_core": "backend_spine", "backend_superspine": "backend_spine",
            "frontend_superspine": "frontend_spine"}
-FIRST_TASK = "Read this switch's build"
 GATE_TASK = "Wait for the BGP gate"
-DRAIN_WAIT_TASK = "Wait until the neighbours route"
+# traffic_shift/tasks/verify.yml: the drain's wait for the neighbours, the check while drained, the undrain's wait.
+DRAIN_WAIT_TASK = "Check BGP and ECMP of the switch and its neighbours"
 # What deploy.yml's template writes and what an older template would have had: a cosmetic drift.
 COSMETIC = ("log syslog informational\n", "log syslog warnings\n")
 
 
+FORKS = 5   # Ansible's default, as the twin ran
+
+
+def batch_size(count, serial):
+    """Hosts in one batch of ``count`` at ``serial`` (an int, or "N%": int(count*N/100), at least 1)."""
+    return serial if isinstance(serial, int) else max(1, int(count * int(serial.rstrip("%")) / 100))
+
+
 def waves(count, serial):
-    """How many batches Ansible makes of ``count`` hosts at ``serial`` (an int or "N%": int(count*N/100), min 1)."""
-    if not count:
-        return 0
-    size = serial if isinstance(serial, int) else max(1, int(count * int(serial.rstrip("%")) / 100))
-    return math.ceil(count / size)
+    """How many batches Ansible makes of ``count`` hosts at ``serial``."""
+    return math.ceil(count / batch_size(count, serial)) if count else 0
 
 
 def _seconds(duration):
@@ -50,16 +55,18 @@ def _seconds(duration):
 
 
 def per_play(report):
-    """{play name: (seconds, waves, gate seconds, drain-wait seconds)} of a deploy.yml JSON report."""
+    """{play name: [seconds, waves, gate seconds, drain-wait seconds]} of a deploy.yml JSON report. The JSON
+    callback starts a new play entry for each batch of a serial play, so each entry of a name is one wave."""
     out = {}
     for play in report["plays"]:
         tasks = [t for t in play["tasks"] if "end" in t["task"]["duration"]]
         if not tasks or "end" not in play["play"]["duration"]:
             continue
-        count = sum(1 for t in tasks if t["task"]["name"].endswith(FIRST_TASK))
-        gate = sum(_seconds(t["task"]["duration"]) for t in tasks if GATE_TASK in t["task"]["name"])
-        drain = sum(_seconds(t["task"]["duration"]) for t in tasks if DRAIN_WAIT_TASK in t["task"]["name"])
-        out[play["play"]["name"]] = (_seconds(play["play"]["duration"]), count, gate, drain)
+        entry = out.setdefault(play["play"]["name"], [0.0, 0, 0.0, 0.0])
+        entry[0] += _seconds(play["play"]["duration"])
+        entry[1] += 1
+        entry[2] += sum(_seconds(t["task"]["duration"]) for t in tasks if GATE_TASK in t["task"]["name"])
+        entry[3] += sum(_seconds(t["task"]["duration"]) for t in tasks if DRAIN_WAIT_TASK in t["task"]["name"])
     return out
 
 
@@ -157,15 +164,15 @@ def bench_rollout():
     drain_s = sum(v[3] for v in plays.values())
     rows.append(("`deploy.yml` on the %s twin, a cosmetic frr.conf change on each of its %d BGP switches (%d changed), "
                  "default waves, forks 5" % (NAME, len(names), len(changed)),
-                 "%.0f s wall (deploy plays %.0f s): %.1f switches a minute; BGP gate %.0f %%, the drain's wait for the "
-                 "neighbours %.0f %% of the deploy plays" % (wall, deploy_s, 60 * len(changed) / wall,
+                 "%.0f s wall (deploy plays %.0f s): %.1f switches a minute; BGP gate %.0f %%, the drain's checks of the "
+                 "switch and its neighbours %.0f %% of the deploy plays" % (wall, deploy_s, 60 * len(changed) / wall,
                                                                100 * gate_s / deploy_s, 100 * drain_s / deploy_s), "-"))
     per_wave = {}
     for name, (seconds, count, _g, _d) in plays.items():
         group = _play_group(name)
         if group and count:
             per_wave[group] = seconds / count
-            rows.append(("  %s: %d wave(s)" % (group, count), "%.1f s a wave" % (seconds / count), "-"))
+            rows.append(("  %s: %d wave(s) of one switch" % (group, count), "%.1f s a wave" % (seconds / count), "-"))
     target = planning.build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", TARGET_FABRIC,
                                                                  TARGET_FABRIC + ".topology.yml")))
     counts = _role_waves(target)
@@ -175,10 +182,15 @@ def bench_rollout():
         rate = per_wave.get(group) or per_wave.get(SAME_AS.get(group, ""))
         if not n or rate is None:
             continue
-        total += n * rate
-        parts.append("%s %d x %.0f s%s" % (group, n, rate, "" if group in changed_groups else " (measured unchanged)"))
-    rows.append(("%s (%d switches) at these wave times, deploy.yml's rules, every switch changed" % (
-        TARGET_FABRIC, sum(v for k, v in counts.items() if k not in ("gpu_server", "frontend_side_a", "frontend_side_b"))),
+        # Every wave on the twin held one switch; a wave of B switches takes ceil(B / forks) such rounds, as
+        # Ansible runs each task on `forks` hosts at a time (an upper bound: their waits overlap).
+        rounds = math.ceil(batch_size(counts[group], serial) / FORKS)
+        total += n * rounds * rate
+        parts.append("%s %d wave(s) x %d round(s) x %.0f s%s" % (
+            group, n, rounds, rate, "" if group in changed_groups else " (measured unchanged)"))
+    rows.append(("%s (%d switches) at these times a switch, deploy.yml's waves, forks %d, every switch changed" % (
+        TARGET_FABRIC, sum(v for k, v in counts.items() if k not in ("gpu_server", "frontend_side_a", "frontend_side_b")),
+        FORKS),
         "%.1f hours: %s" % (total / 3600, "; ".join(parts)), "-"))
     return rows
 
