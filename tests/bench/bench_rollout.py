@@ -162,11 +162,11 @@ def bench_rollout():
     deploy_s = sum(v[0] for k, v in plays.items() if _play_group(k))
     gate_s = sum(v[2] for v in plays.values())
     drain_s = sum(v[3] for v in plays.values())
+    figures = (wall, deploy_s, 60 * len(changed) / wall, 100 * gate_s / deploy_s, 100 * drain_s / deploy_s)
     rows.append(("`deploy.yml` on the %s twin, a cosmetic frr.conf change on each of its %d BGP switches (%d changed), "
-                 "default waves, forks 5" % (NAME, len(names), len(changed)),
+                 "default waves, forks %d" % (NAME, len(names), len(changed), FORKS),
                  "%.0f s wall (deploy plays %.0f s): %.1f switches a minute; BGP gate %.0f %%, the drain's checks of the "
-                 "switch and its neighbours %.0f %% of the deploy plays" % (wall, deploy_s, 60 * len(changed) / wall,
-                                                               100 * gate_s / deploy_s, 100 * drain_s / deploy_s), "-"))
+                 "switch and its neighbours %.0f %% of the deploy plays" % figures, "-"))
     per_wave = {}
     for name, (seconds, count, _g, _d) in plays.items():
         group = _play_group(name)
