@@ -176,3 +176,23 @@ def test_spine_change_loses_nothing_drained_and_some_undrained(lab):
     assert sum(flow.lost for flow in undrained) > sum(flow.lost for flow in drained)
     # The outage without a drain: the pairs the spine carried lost their echoes for its length.
     assert runs["deploy.yml restart, not drained"][0].lost >= RATE
+
+
+def changed_count(out, host):
+    return int(re.search(r"\n%s\s*: ok=\d+\s+changed=(\d+) " % re.escape(host), out).group(1))
+
+
+def test_drain_and_undrain_run_stateless_and_a_repeat_changes_nothing(lab, tmp_path):
+    """As AWX runs them: each job from a build directory that does not exist yet (issue 29). The drain state lives
+    on the switch (its running config and frr.conf), so a repeated drain or undrain finds it done."""
+    assert installed(SPINE) == lab["frr_conf"]
+    for step, name in enumerate(("drain.yml", "drain.yml", "undrain.yml", "undrain.yml")):
+        fresh = str(tmp_path / ("job%d" % step))
+        assert not os.path.exists(fresh)
+        out = playbook(lab, name, "-e", "switch=" + SPINE, "-e", "build_dir=" + fresh,
+                       "-e", "traffic_shift_build_dir=" + fresh)
+        first = step % 2 == 0
+        assert (changed_count(out, SPINE) > 0) == first, "%s, %s run:\n%s" % (name, "first" if first else "second",
+                                                                              out[-3000:])
+        assert ("GPUFABRIC_DRAIN" in installed(SPINE)) == (name == "drain.yml")
+    assert installed(SPINE) == lab["frr_conf"]
