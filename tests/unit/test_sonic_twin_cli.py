@@ -120,3 +120,33 @@ def test_a_redis_that_is_down_is_one_line(switch, tmp_path):
     assert code == 1 and err.startswith("config: ") and len(err.splitlines()) == 1
     assert not os.path.exists(os.path.join(switch, "checkpoints", "x.cp.json"))
     redis_db.start(str(tmp_path / "run"))
+
+
+class FakeLinks:
+    """`ip` in a namespace holding the links ``links`` ({name: (up, mtu, master)}); records what it is told."""
+
+    def __init__(self, links):
+        self.links, self.calls = links, []
+
+    def __call__(self, argv):
+        self.calls.append(argv)
+        if argv[:2] == ["ip", "-j"]:
+            shown = [dict(ifname=name, flags=["BROADCAST", "UP"] if up else ["BROADCAST"], mtu=mtu,
+                          **({"master": master} if master else {})) for name, (up, mtu, master) in self.links.items()]
+            return type("Proc", (), {"stdout": json.dumps(shown)})()
+        return type("Proc", (), {"stdout": ""})()
+
+
+def test_portsorch_stand_in_sets_admin_state_and_mtu_of_the_cabled_ports_only():
+    config = {"PORT": {"Ethernet0": {"admin_status": "down", "mtu": "9216"},     # a spare's port, taken down
+                       "Ethernet8": {"admin_status": "up", "mtu": "9100"},       # an MTU change
+                       "Ethernet16": {"admin_status": "up", "mtu": "9216"},      # as it is
+                       "Ethernet24": {"admin_status": "up", "mtu": "1500"},      # a LAG member: its LAG's MTU
+                       "Ethernet32": {"admin_status": "up", "mtu": "9216"}}}     # no cable on the twin
+    ip = FakeLinks({"Ethernet0": (True, 9216, None), "Ethernet8": (True, 9216, None),
+                    "Ethernet16": (True, 9216, None), "Ethernet24": (True, 9216, "PortChannel1")})
+    assert cli.program_ports(config, ip) == ["Ethernet0 down", "Ethernet8 mtu 9100"]
+    assert ip.calls[1:] == [["ip", "link", "set", "dev", "Ethernet0", "down"],
+                            ["ip", "link", "set", "dev", "Ethernet8", "mtu", "9100"]]
+    ip.links.update(Ethernet0=(False, 9216, None), Ethernet8=(True, 9100, None))
+    assert cli.program_ports(config, ip) == []          # a second pass changes nothing

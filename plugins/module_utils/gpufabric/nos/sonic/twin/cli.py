@@ -139,18 +139,46 @@ def config(args, switch, out, err, stdin):
 WRITES_CONFIG_DB = ("apply-patch", "replace", "rollback", "load", "reload")
 
 
+def program_ports(config, run):
+    """portsorch's part: each PORT row's admin_status and mtu onto the namespace's link of that name (the cable
+    the twin made; a port with no cable has no link, and is left alone). A LAG member's MTU is its LAG's, so
+    only links that belong to no master take the row's MTU. Returns the changes made."""
+    links = {link["ifname"]: link for link in json.loads(run(["ip", "-j", "link", "show"]).stdout or "[]")}
+    changes = []
+    for name, row in sorted(config.get("PORT", {}).items()):
+        link = links.get(name)
+        if link is None:
+            continue
+        up = row.get("admin_status", "up") == "up"
+        if up != ("UP" in link.get("flags", [])):
+            run(["ip", "link", "set", "dev", name, "up" if up else "down"])
+            changes.append("%s %s" % (name, "up" if up else "down"))
+        mtu = row.get("mtu")
+        if mtu and not link.get("master") and int(mtu) != link.get("mtu"):
+            run(["ip", "link", "set", "dev", name, "mtu", str(int(mtu))])
+            changes.append("%s mtu %s" % (name, mtu))
+    return changes
+
+
 def orchagent(switch, err):
-    """What SONiC's orchagent does with a CONFIG_DB change, for the dataplane the twin has: the L3 ingress ACLs
-    of CONFIG_DB's ACL_TABLE/ACL_RULE become the switch namespace's nftables port filters (twin/nftables.py),
-    so a tenant change reaches the twin the way it reaches a switch, through config replace. Only on a
-    switch of a running twin (gpufabric-twin.json "dataplane"); VRFs and the rest are not reprogrammed here
-    (docs/twin.md). A CONFIG_DB the twin cannot enforce is an error (on SONiC, orchagent's log)."""
+    """What SONiC's orchagent does with a CONFIG_DB change, for the dataplane the twin has: PORT rows' admin
+    state and MTU become the switch namespace's links' (``program_ports``), and the L3 ingress ACLs of
+    ACL_TABLE/ACL_RULE its nftables port filters (twin/nftables.py), so a spare swap or a tenant change reaches
+    the twin the way it reaches a switch, through config replace. Only on a switch of a running twin
+    (gpufabric-twin.json "dataplane"); VRFs and the rest are not reprogrammed here (docs/twin.md). A CONFIG_DB
+    the twin cannot enforce is an error (on SONiC, orchagent's log)."""
     if not switch.twin.get("dataplane"):
         return 0
     from ....twin import nftables
-    from ....twin.run import CommandError
+    from ....twin.run import CommandError, run
+    config = switch.db().get_config()
     try:
-        nftables.apply_local(nftables.ruleset(switch.db().get_config()))
+        program_ports(config, run)
+    except (CommandError, OSError, ValueError) as e:
+        err.write("orchagent: the PORT table in CONFIG_DB could not be programmed: %s\n" % e)
+        return 1
+    try:
+        nftables.apply_local(nftables.ruleset(config))
     except (nftables.AclError, CommandError, OSError) as e:
         err.write("orchagent: the ACLs in CONFIG_DB could not be programmed: %s\n" % e)
         return 1
