@@ -84,6 +84,13 @@ def play(inventory, build_dir, playbook, *extra):
     return proc.returncode, changed, proc.stdout[-4000:] + proc.stderr[-2000:], seconds
 
 
+def port_up(switch, port):
+    """Whether the twin switch's link ``port`` is administratively up."""
+    out = subprocess.run(["ip", "-n", switch, "-j", "link", "show", "dev", port], capture_output=True, text=True,
+                         check=True).stdout
+    return "UP" in json.loads(out)[0]["flags"]
+
+
 def changed_switches(changed):
     return sorted(h for h, n in changed.items() if n and h != "localhost")
 
@@ -115,6 +122,10 @@ def test_spare_swap_and_back(fabric):
     assert changed_switches(changed) == switches
     bad, report = failures(swapped)
     assert bad == [], bad
+    # The failed server's leaf ports went down through CONFIG_DB (config replace, then the orchagent stand-in).
+    failed_ports = [(e.peer.name, getattr(e.peer_port, "name", e.peer_port))
+                    for e in plan.device("spr-gpu0001").ends() if e.link.network == "backend"]
+    assert failed_ports and not any(port_up(*p) for p in failed_ports)
     isolation = [r for r in report["results"] if r.check == "tenant_isolation" and r.device == "spr-gpu0002"]
     assert isolation and all(r.status == "PASS" and "tenant alpha" in r.message for r in isolation)
 
@@ -137,6 +148,7 @@ def test_spare_swap_and_back(fabric):
     assignment_for(restored, build_dir, project_tenants)
     bad, _report = failures(restored)
     assert bad == [], bad
+    assert all(port_up(*p) for p in failed_ports)
     # The growth below plans from the recorded assignment, as a job that ran tenants.yml would.
     write_running(build_dir, CLUSTER, parse_assignment(TENANTS, plan_servers(restored)))
 
