@@ -19,6 +19,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "plugins", "module_utils"))
+sys.path.insert(0, os.path.join(ROOT, "tests"))   # twin_group_vars
 BIN = os.path.dirname(sys.executable)
 NAME = "twin-256"
 TARGET_FABRIC = "h100-100k"
@@ -71,13 +72,9 @@ def per_play(report):
 
 
 def _inventory(directory, cluster):
+    from twin_group_vars import copy_twin_group_vars
     shutil.copy(os.path.join(ROOT, "inventories", NAME, NAME + ".topology.yml"), directory)
-    shutil.copytree(os.path.join(ROOT, "inventories", "lab-twin", "group_vars"), os.path.join(directory, "group_vars"))
-    oob = os.path.join(directory, "group_vars", "oob_switch.yml")
-    with open(oob) as f:
-        text = f.read().replace("lab-oob", cluster + "-oob").replace("gpufabric-twin/lab/", "gpufabric-twin/%s/" % cluster)
-    with open(oob, "w") as f:
-        f.write(text)
+    copy_twin_group_vars(directory, cluster)
 
 
 def _deploy(inventory, build_dir):

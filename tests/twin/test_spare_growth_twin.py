@@ -23,6 +23,7 @@ from gpufabric.tenants import parse_assignment, plan_servers
 from gpufabric.tenants.state import assignment_for, write_running
 from gpufabric.twin.traffic import Pair, loss_flow
 from gpufabric.validate.expect import Expectation
+from twin_group_vars import copy_twin_group_vars
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REASON = twin.preflight() or (None if shutil.which("nft") else "nft is missing (apt-get install nftables)")
@@ -53,12 +54,7 @@ def plan_of(inventory, build_dir):
 @pytest.fixture(scope="module")
 def fabric(tmp_path_factory):
     inventory, build_dir = str(tmp_path_factory.mktemp("inventory")), str(tmp_path_factory.mktemp("build"))
-    shutil.copytree(os.path.join(ROOT, "inventories", "lab-twin", "group_vars"), os.path.join(inventory, "group_vars"))
-    oob = os.path.join(inventory, "group_vars", "oob_switch.yml")
-    with open(oob) as f:
-        text = f.read().replace("lab-oob", CLUSTER + "-oob").replace("gpufabric-twin/lab/", "gpufabric-twin/%s/" % CLUSTER)
-    with open(oob, "w") as f:
-        f.write(text)
+    copy_twin_group_vars(inventory, CLUSTER)
     write_inventory(inventory, 4)
     plan = planning.build_plan(specfile.load_spec(os.path.join(inventory, "spr.topology.yml")))
     write_running(build_dir, CLUSTER, parse_assignment(TENANTS, plan_servers(plan)))
