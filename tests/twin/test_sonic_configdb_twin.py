@@ -97,16 +97,25 @@ def test_failed_gate_rolls_configdb_back_to_the_checkpoint(lab, tmp_path):
         frr = directory / "devices" / LEAF / "frr.conf"
         frr.write_text(frr.read_text().replace("  aggregate-address %s summary-only\n" % summary, ""))
 
-    before = configdb().get_config()
+    # A port without its PFC watchdog yet, as a growth's new port: the change adds the row, which GCU refuses on a
+    # Dell SKU, so it goes in with config load before config replace, and the rollback must take it out again.
+    db = configdb()
+    port = sorted(k for k in db.get_config()["PFC_WD"] if k != "GLOBAL")[0]
+    watchdog = db.get_config()["PFC_WD"][port]
+    db.set_entry("PFC_WD", port, None)
+    before = db.get_config()
     write_build(plan, tmp_path / "build", mtu_and_no_aggregate)
     proc, _changed = deploy(tmp_path / "build", tmp_path)
     assert proc.returncode != 0
     assert "change rolled back (config_db to checkpoint gpufabric-pre-deploy" in proc.stdout, proc.stdout[-3000:]
+    assert re.search(r"TASK \[gpucluster.fabric.sonic_deploy : Write them with config load.*\n(changed|ok): \[%s\]" % LEAF,
+                     proc.stdout), proc.stdout[-3000:]
     with open(CHECKPOINT) as f:
         checkpoint = json.load(f)
-    assert checkpoint["PORT"]["Ethernet8"]["mtu"] != "9100"
-    after = configdb().get_config()
+    assert checkpoint["PORT"]["Ethernet8"]["mtu"] != "9100" and port not in checkpoint["PFC_WD"]
+    after = db.get_config()
     assert json.dumps(after, sort_keys=True) == json.dumps(checkpoint, sort_keys=True) == json.dumps(before, sort_keys=True)
+    db.set_entry("PFC_WD", port, watchdog)
     twin.wait_converged(wanted, 60)
 
 

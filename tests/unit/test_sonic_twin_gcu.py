@@ -251,3 +251,30 @@ def test_refusals_name_every_refused_operation_for_the_switch_release_and_asic(l
                         {"build_version": "SONiC.202511.3", "asic_type": "mellanox"}) == []   # spc4: PG headroom (xoff) edits allowed
     assert gcu.refusals(leaf, target, {"build_version": "SONiC.201911.1", "asic_type": "broadcom"}) is None
     assert gcu.release_of("SONiC.202511.0-gpufabric-twin") == "202511" and gcu.release_of("20220531.28") is None
+
+
+def test_load_plan_takes_new_pfc_watchdog_rows_outside_gcu_and_nothing_else(leaf):
+    dell = {"build_version": "SONiC.202511.3", "asic_type": "broadcom"}
+    port = sorted(k for k in leaf["PFC_WD"] if k != "GLOBAL")[0]
+    running = copy.deepcopy(leaf)
+    del running["PFC_WD"][port]                       # the port has no watchdog yet: the target adds one
+    plan = gcu.load_plan(running, leaf, dell, ["PFC_WD"])
+    assert plan["refused"] == [] and plan["load_keys"] == ["PFC_WD|%s" % port]
+    assert plan["load"] == {"PFC_WD": {port: leaf["PFC_WD"][port]}}
+    # Without PFC_WD among the tables that may be loaded, the add is GCU's refusal, named.
+    stopped = gcu.load_plan(running, leaf, dell, [])
+    assert stopped["load"] == {} and stopped["refused"][0].startswith("add /PFC_WD/%s - Modification of PFC_WD" % port)
+    # An edit of an existing watchdog is no new row: refused, and then nothing is loaded either.
+    other = sorted(k for k in leaf["PFC_WD"] if k not in ("GLOBAL", port))[0]
+    edited = copy.deepcopy(leaf)
+    edited["PFC_WD"][other]["action"] = "alert"
+    both = gcu.load_plan(running, edited, dell, ["PFC_WD"])
+    assert both["load"] == {} and both["load_keys"] == [] and [r.split(" - ")[0] for r in both["refused"]] == [
+        "replace /PFC_WD/%s/action" % other]
+    # Nothing refused: nothing to load, even where rows are new.
+    sn5600 = copy.deepcopy(running)
+    sn5600["DEVICE_METADATA"]["localhost"]["hwsku"] = "Mellanox-SN5600-O128"
+    allowed = gcu.load_plan(sn5600, dict(leaf, DEVICE_METADATA=sn5600["DEVICE_METADATA"]),
+                            {"build_version": "SONiC.202511.3", "asic_type": "mellanox"}, ["PFC_WD"])
+    assert allowed == {"load": {}, "load_keys": [], "refused": []}
+    assert gcu.load_plan(running, leaf, {"build_version": "SONiC.201911.1"}, ["PFC_WD"])["refused"] is None

@@ -243,6 +243,41 @@ def refusals(running, target, sonic_version):
     return ["%s %s - %s" % found for found in field_operation_refusals(switch, running, target)]
 
 
+def new_rows(running, target, tables):
+    """{table: {key: row}} of the rows of ``tables`` that ``target`` has and ``running`` has not (whole new
+    keys; a field edit of an existing row is not one)."""
+    found = {}
+    for table in tables:
+        have = running.get(table, {})
+        rows = {key: row for key, row in target.get(table, {}).items() if key not in have}
+        if rows:
+            found[table] = rows
+    return found
+
+
+def load_plan(running, target, sonic_version, load_tables):
+    """How a change GCU refuses in part can still be made without a reload: {"load": {table: {key: row}},
+    "load_keys": ["TABLE|key", ...], "refused": [...]}. "load" holds the new rows of ``load_tables`` that GCU would
+    refuse to add (a PFC watchdog on a port, on a SKU GCU does not list) and that SONiC's own CLI writes to
+    CONFIG_DB directly (`config pfcwd start` does): they go in first with `config load`, after which
+    `config replace` of the target no longer touches them. "refused" is what GCU would still refuse once they
+    are in (refusals() of the rest): the change then stops before anything is written. "refused" is None
+    when the switch's release is not modelled (its own GCU decides) and "load" is then empty."""
+    refused = refusals(running, target, sonic_version)
+    if refused is None:
+        return {"load": {}, "load_keys": [], "refused": None}
+    load = new_rows(running, target, load_tables) if refused else {}
+    if load:
+        preloaded = copy.deepcopy(running)
+        for table, rows in load.items():
+            preloaded.setdefault(table, {}).update(copy.deepcopy(rows))
+        refused = refusals(preloaded, target, sonic_version)
+        if refused:          # the rest is refused anyway: write nothing, not even the rows that could go in
+            load = {}
+    keys = ["%s|%s" % (table, key) for table in sorted(load) for key in sorted(load[table])]
+    return {"load": load, "load_keys": keys, "refused": refused}
+
+
 # --- whole-target checks -------------------------------------------------------------------------------------
 
 def empty_tables(config):
