@@ -32,8 +32,6 @@ ALLOWED = {
     NOS_PACKAGE + "platforms.yml": "the platform facts, keyed by NOS",
     "plugins/module_utils/gpufabric/data/hardware.yml": "which NOSes a switch model runs (`nos:` lists) and "
                                                         "whose platform files its port names follow",
-    "plugins/module_utils/gpufabric/twin/": "the twin wires in the SONiC management-plane stand-in and reads "
-                                            "the rendered config_db.json by name (per-NOS stand-ins: issue 27)",
     "plugins/connection/netns.py": "the twin's connection mounts a SONiC switch's /etc/sonic and puts its "
                                    "commands on PATH",
     "playbooks/deploy.yml": "each play picks the switch's deploy role (<nos>_deploy) by its fabric.nos",

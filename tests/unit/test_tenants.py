@@ -18,6 +18,7 @@ from gpufabric.tenants.assignment import expand
 from gpufabric.tenants.change import interim, plan_change
 from gpufabric.tenants.reach import Reach, rail_nics
 from gpufabric.tenants.state import assignment_for, read_running, running_path, write_running
+from gpufabric.nos.sonic.twin import acl
 from gpufabric.twin import nftables
 from gpufabric.validate.checks import Context
 from gpufabric.validate.checks.tenants import TenantIsolation, probe_command, probe_pairs
@@ -117,7 +118,7 @@ def test_rendered_isolation_matches_the_golden_files(plan):
         files["%s.structured.yml" % leaf] = yaml.safe_dump(configs[leaf]["tenant_isolation"], sort_keys=True)
         files["%s.acl.json" % leaf] = json.dumps({t: db[t] for t in ("ACL_TABLE", "ACL_RULE", "FLEX_COUNTER_TABLE")},
                                                  indent=4, sort_keys=True) + "\n"
-        files["%s.nft" % leaf] = nftables.ruleset(db)
+        files["%s.nft" % leaf] = acl.ruleset(db)
     match_golden(GOLDEN, files)
 
 
@@ -208,18 +209,23 @@ def test_interim_holds_every_moving_server_in_the_free_pool(plan):
 # --- the twin's nftables --------------------------------------------------------------------------
 
 def test_nft_ruleset_orders_by_priority_and_refuses_what_it_cannot_enforce():
+    """SONiC's ACL tables (the SONiC home's twin acl.py) into the twin's neutral nftables ruleset."""
     db = {"ACL_TABLE": {"T": {"type": "L3", "stage": "ingress", "ports": ["Ethernet0"], "policy_desc": "x"}},
           "ACL_RULE": {"T|LOW": {"PRIORITY": "1", "IP_TYPE": "IPV4ANY", "PACKET_ACTION": "DROP"},
                        "T|HIGH": {"PRIORITY": "9", "IP_TYPE": "IPV4ANY", "PACKET_ACTION": "FORWARD",
                                   "DST_IP": "10.0.0.0/31"}}}
-    text = nftables.ruleset(db)
+    text = acl.ruleset(db)
+    assert text == nftables.ruleset(acl.port_rules(db))
     assert text.index('comment "HIGH"') < text.index('comment "LOW"')
     assert 'hook ingress device "Ethernet0"' in text and nftables.digest_of(text)
     assert not nftables.needs_change(text, text.split("\n", 2)[2])
+    two = dict(db, ACL_TABLE=dict(db["ACL_TABLE"], U={"type": "L3", "stage": "ingress", "ports": ["Ethernet0"]}))
+    with pytest.raises(acl.AclError, match=r"port Ethernet0 is bound to 2 L3 ingress ACL tables \(T, U\)"):
+        acl.ruleset(two)
     db["ACL_RULE"]["T|L4"] = {"PRIORITY": "5", "PACKET_ACTION": "DROP", "L4_DST_PORT": "22"}
-    with pytest.raises(nftables.AclError, match=r"ACL_RULE T\|L4: the twin cannot enforce L4_DST_PORT"):
-        nftables.ruleset(db)
-    assert nftables.ruleset({}) == "table netdev gpufabric_acl\ndelete table netdev gpufabric_acl\n"
+    with pytest.raises(acl.AclError, match=r"ACL_RULE T\|L4: the twin cannot enforce L4_DST_PORT"):
+        acl.ruleset(db)
+    assert acl.ruleset({}) == nftables.ruleset({}) == "table netdev gpufabric_acl\ndelete table netdev gpufabric_acl\n"
     assert nftables.needs_change(nftables.ruleset({}), text) and not nftables.needs_change(nftables.ruleset({}), "")
 
 

@@ -65,9 +65,11 @@ def preflight():
     """Why the twin cannot run here, or None."""
     if os.geteuid() != 0:
         return "the twin needs root (network namespaces, veth pairs, FRR)"
-    for path, what in ((daemons.FRR_SBIN + "/zebra", "FRR (apt-get install frr)"), ("/usr/bin/vtysh", "FRR's vtysh"),
-                       ("/usr/sbin/lldpd", "lldpd (apt-get install lldpd)"), ("/usr/sbin/lldpcli", "lldpcli"),
-                       ("/usr/bin/redis-server", "redis-server, the SONiC switches' databases (apt-get install redis-server)")):
+    needed = [(daemons.FRR_SBIN + "/zebra", "FRR (apt-get install frr)"), ("/usr/bin/vtysh", "FRR's vtysh"),
+              ("/usr/sbin/lldpd", "lldpd (apt-get install lldpd)"), ("/usr/sbin/lldpcli", "lldpcli")]
+    for plane in _planes():
+        needed += list(getattr(plane, "REQUIRES", ()))   # what each NOS's stand-in needs besides
+    for path, what in needed:
         if not os.path.exists(path):
             return "%s is missing: %s" % (path, what)
     return None
@@ -84,8 +86,10 @@ def up(twin, wait=True, timeout=90.0, frr_config="rendered"):
     previous = read_state(twin.cluster)
     # Namespaces the twin no longer has (a tenant VRF gone from a leaf) go first, with their FRR.
     gone = sorted(set((previous or {}).get("namespaces", ())) - set(twin.namespaces))
-    plane = home("sonic").twin_plane()
-    changes = plane.remove(state_dir(twin.cluster), gone) + remove_namespaces(gone)
+    changes = []
+    for plane in _planes():
+        changes += plane.forget(state_dir(twin.cluster), gone)
+    changes += remove_namespaces(gone)
     _write_state(twin, previous)
     changes += _raise_neigh_limits(twin)
     changes += network.apply_links(twin)
@@ -98,7 +102,7 @@ def up(twin, wait=True, timeout=90.0, frr_config="rendered"):
     changes += network.apply_routing(twin)
     changes += apply_port_acls(twin)
     changes += daemons.lldpd_apply(state_dir(twin.cluster), namespaces)
-    changes += _sonic_apply(twin)
+    changes += _mgmt_planes(twin)
     changes += _self_applying(twin, boot=frr_config != "blank")
     report = {"changed": bool(changes), "changes": changes, "namespaces": len(twin.namespaces),
               "cables": len(twin.veths)}
@@ -108,20 +112,28 @@ def up(twin, wait=True, timeout=90.0, frr_config="rendered"):
     return report
 
 
-def _sonic_apply(twin):
-    """Each SONiC switch's management plane: its /etc/sonic, redis with CONFIG_DB, SONiC's commands."""
-    plane = home("sonic").twin_plane()
-    switches = [(ns.name, ns.sonic[1], plane.switch_facts(ns.sonic[0], ns.sonic[1]))
-                for ns in (twin.namespaces[n] for n in sorted(twin.namespaces)) if ns.sonic]
-    try:
-        return plane.apply(state_dir(twin.cluster), switches)
-    except plane.redis_db.RedisError as exc:
-        raise TwinError(str(exc))
+def _mgmt_planes(twin):
+    """The management plane of each switch whose NOS's stand-in runs one beside the namespace the twin built
+    (ns.mgmt_plane; its home's twin plane, docs/twin.md), each NOS's plane started for its switches."""
+    by_nos = {}
+    for name in sorted(twin.namespaces):
+        ns = twin.namespaces[name]
+        if ns.mgmt_plane:
+            nos_name, model_name, native = ns.mgmt_plane
+            by_nos.setdefault(nos_name, []).append((name, model_name, native))
+    changes = []
+    for nos_name, switches in sorted(by_nos.items()):
+        plane = home(nos_name).twin_plane()
+        try:
+            changes += plane.apply(state_dir(twin.cluster), switches)
+        except plane.PlaneError as exc:
+            raise TwinError(str(exc))
+    return changes
 
 
 def _self_applying(twin, boot):
-    """Switches whose NOS applies its own configuration (ns.nos_plane: Cumulus' NVUE API stand-in), each
-    NOS's plane started for its switches; with ``boot`` a switch boots its rendered configuration the first
+    """Switches whose NOS applies its own configuration (ns.nos_plane: e.g. a stand-in of its configuration API,
+    docs/twin.md), each NOS's plane started for its switches; with ``boot`` a switch boots its rendered configuration the first
     time, else empty (playbooks/deploy.yml configures it through the NOS's API)."""
     by_nos = {}
     for name in sorted(twin.namespaces):
@@ -145,17 +157,17 @@ def _planes():
     return [home(n).twin_plane() for n in names()]
 
 
-def _sonic_reload(part):
-    """A SONiC switch's CONFIG_DB given the config its part was applied from (nos/sonic/twin/plane.reload)."""
-    plane = home("sonic").twin_plane()
+def _mgmt_reload(part):
+    """A switch's management plane given the config its part was applied from (its NOS's plane ``reload``)."""
     changes = []
     for ns in (part.namespaces[n] for n in sorted(part.namespaces)):
-        if ns.sonic:
+        if ns.mgmt_plane:
+            nos_name, model_name, native = ns.mgmt_plane
+            plane = home(nos_name).twin_plane()
             try:
-                changes += plane.reload(state_dir(part.cluster), ns.name, ns.sonic[1],
-                                        plane.switch_facts(ns.sonic[0], ns.sonic[1]))
-            except (OSError, plane.redis_db.RedisError) as exc:
-                raise TwinError("%s: its CONFIG_DB could not be reloaded: %s" % (ns.name, exc))
+                changes += plane.reload(state_dir(part.cluster), ns.name, model_name, native)
+            except (OSError, plane.PlaneError) as exc:
+                raise TwinError("%s: its management plane could not be reloaded: %s" % (ns.name, exc))
     return changes
 
 
@@ -234,9 +246,9 @@ def up_switch(part, host, timeout=90.0):
     changes += frr_changes
     changes += network.bring_up(part, network.links_down(part))
     changes += apply_port_acls(part)
-    changes += _sonic_reload(part)
+    changes += _mgmt_reload(part)
     if changes:
-        # SONiC routes every port with the one system MAC, whatever its VRF, so a server never sees its
+        # A switch routes every port with its one system MAC, whatever its VRF, so a server never sees its
         # gateway's MAC change; here the gateway's /31 moves between veths with their own MACs, so the
         # servers' neighbour entries towards this leaf are dropped and resolved again.
         run_many([(["ip", "-n", server, "neigh", "flush", "dev", nic], None)
@@ -261,7 +273,7 @@ def apply_port_acls(twin):
 
 def verify(plan, networks=("backend", "frontend")):
     """The running twin against the plan: the validation runner (validate/) over the netns transport,
-    the same checks a real fabric gets. Sources a twin lacks (SONiC config_db, optics) SKIP."""
+    the same checks a real fabric gets. Sources a twin lacks (a NOS's own configuration database, optics) SKIP."""
     cluster = plan.summary["cluster"]
     transport = NetnsTransport(lldp_socket=lambda host: twin_lldp_socket(cluster, host))
     return validate(plan, command_collector(lambda host: transport), networks=networks)

@@ -117,8 +117,8 @@ def _frr_argv(ns, daemon):
     argv = ["ip", "netns", "exec", ns, os.path.join(FRR_SBIN, daemon), "-N", ns, "-d", "-P", "0"]
     if daemon == "zebra":
         argv += ["-s", "90000000"]     # netlink buffer large enough for a whole fabric's routes at once
-        # SONiC's zebra loads its FPM dataplane module (dplane_fpm_sonic, built on dplane_fpm_nl), so the
-        # rendered frr.conf's "fpm address" lines must be accepted here as they are on a switch.
+        # A NOS whose zebra feeds its dataplane over FPM renders "fpm address" lines into frr.conf (docs/twin.md,
+        # "FRR"): with FRR's own FPM module loaded, zebra accepts them here as it does on the switch.
         argv += ["-M", "dplane_fpm_nl"]
     return as_switch(ns, argv)
 
@@ -134,7 +134,7 @@ def frr_start(to_start):
 
 
 def as_switch(ns, argv):
-    """``argv`` run with the switch's host name, as FRR runs on SONiC (its bgp container has the switch's).
+    """``argv`` run with the switch's host name, as FRR runs on a switch (whose own host name it shows).
     FRR daemons and vtysh show their uname host name in `show running-config`, and namespaces share the
     machine's: without this, frr-reload would try to delete `hostname <machine>` on every reload."""
     return ["unshare", "--uts", "/bin/sh", "-c", 'hostname "$0" && exec "$@"', ns] + list(argv)

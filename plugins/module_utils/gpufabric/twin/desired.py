@@ -1,12 +1,14 @@
 """What the twin should be: namespaces, links, addresses and daemons, from the plan and the rendered build.
 
-Switch ports take their MTU and addresses from the rendered config_db.json (PORT, INTERFACE,
-LOOPBACK_INTERFACE, PORTCHANNEL*, VLAN*, MGMT_INTERFACE), so the twin runs what we render, not a
-second reading of the plan. Servers take their NICs, routing and sysctls from the rendered
-servers/<host>/structured.yml, the same data the gpu_server role installs.
+Each switch's NOS is stood in for by its home's twin plane (``nos.home(nos).twin_plane()``, docs/twin.md, "NOS
+stand-ins"). A plane that applies its own configuration (``SELF_APPLYING``) gets cables, FRR and lldpd and does the
+rest itself; for any other, the twin builds the namespace from the plane's ``layout`` of the switch's rendered
+configuration (ports with their MTU, addresses and admin state, LAGs, bridges, loopback, management port, port ACLs,
+tenant VRFs), so the twin runs what we render, not a second reading of the plan, and the plane's management plane
+runs beside it. Servers take their NICs, routing and sysctls from the rendered servers/<host>/structured.yml, the
+same data the gpu_server role installs.
 """
 import ipaddress
-import json
 
 from ..ipam import fmt
 from ..nos import home
@@ -15,12 +17,11 @@ from . import nftables, vrf
 IFNAMSIZ = 15                  # Linux interface names: at most 15 bytes
 OOB_BRIDGE = "oob"
 FRR_DAEMONS = ("zebra", "bgpd", "bfdd", "staticd")
-SWITCH_PORTS = "Ethernet*"     # lldpd -I pattern: SONiC's front-panel port names
 
 SWITCH_SYSCTLS = {
     "net.ipv4.ip_forward": "1",
-    # SONiC forwards IPv6 too (sonic-buildimage files/image_config/sysctl/sysctl-net.conf); zebra reads
-    # it into `show running-config` as the absence of `no ipv6 forwarding`, which frr.conf relies on.
+    # Fabric switches forward IPv6 too (docs/twin.md); zebra reads it into `show running-config` as the absence
+    # of `no ipv6 forwarding`, which a rendered frr.conf relies on.
     "net.ipv6.conf.all.forwarding": "1",
     "net.ipv4.conf.all.rp_filter": "0",
     "net.ipv4.conf.default.rp_filter": "0",
@@ -51,7 +52,7 @@ class Iface:
 
 class Namespace:
     __slots__ = ("name", "role", "ifaces", "routes", "rules", "sysctls", "frr_conf", "frr_daemons", "lldp_ports",
-                 "acl_nft", "sonic", "nos_plane")
+                 "acl_nft", "mgmt_plane", "nos_plane")
 
     def __init__(self, name, role):
         self.name = name
@@ -64,7 +65,9 @@ class Namespace:
         self.frr_daemons = ()
         self.lldp_ports = []
         self.acl_nft = None     # a switch's port ACLs as an nft script (twin/nftables.py)
-        self.sonic = None       # a SONiC switch's (model name, rendered config_db): its management plane
+        # (nos, model name, native config) of a switch whose NOS's twin plane runs a management plane beside the
+        # namespace the twin builds from its layout (apply at ``up``, reload for one switch's part)
+        self.mgmt_plane = None
         # (nos, release, rendered startup text) of a switch whose NOS applies its own configuration into the
         # namespace (its home's twin_plane()): the twin makes cables and starts FRR and lldpd, nothing more
         self.nos_plane = None
@@ -106,71 +109,59 @@ def frr_daemons(conf):
 
 
 def _master(port, members, masters):
-    """The bridge a switch port joins. This kernel has no bonding driver, so a PortChannel is its first
-    member port: that one joins the PortChannel's VLAN, the others stay up, unbridged (a LAG with one
+    """The bridge a switch port joins. This kernel has no bonding driver, so a LAG is its first
+    member port: that one joins the LAG's VLAN, the others stay up, unbridged (a LAG with one
     active member, and no L2 loop over a two-member MC-LAG peer link)."""
-    for pc, ports in members.items():
+    for lag, ports in members.items():
         if port in ports:
-            return masters.get(pc) if port == ports[0] else None
+            return masters.get(lag) if port == ports[0] else None
     return masters.get(port)
 
 
-def _config_db(files, host):
-    path = "devices/%s/config_db.json" % host
+def _rendered(files, host, plane):
+    """The text of the switch's rendered configuration file its NOS's twin plane reads."""
+    path = "devices/%s/%s" % (host, plane.CONFIG_FILE)
     if path not in files:
         raise TwinError("%s: no rendered %s in the build (run playbooks/build.yml first)" % (host, path))
-    return json.loads(files[path])
+    return files[path]
 
 
-def _addresses(table):
-    """{'Ethernet0': ['10.0.0.0/31'], ...} from a SONiC INTERFACE-like table ("name|cidr" keys)."""
-    out = {}
-    for key in table or {}:
-        if "|" in key:
-            name, addr = key.split("|", 1)
-            out.setdefault(name, []).append(addr)
-    return out
+def layout_of(dev, files):
+    """(the twin plane of the switch's NOS, its layout of the switch's rendered configuration)."""
+    plane = home(dev.nos).twin_plane()
+    try:
+        return plane, plane.layout(_rendered(files, dev.name, plane))
+    except ValueError as exc:
+        raise TwinError("%s: %s" % (dev.name, exc))
 
 
 def _switch(twin, dev, files, cabled):
-    db = _config_db(files, dev.name)
+    plane, lay = layout_of(dev, files)
     ns = twin.ns(dev.name, dev.role)
     ns.sysctls = dict(SWITCH_SYSCTLS)
-    ports = db.get("PORT", {})
-    addrs = _addresses(db.get("INTERFACE"))
-    masters, members = {}, {}
-    for key in sorted(db.get("PORTCHANNEL_MEMBER", {})):
-        pc, member = key.split("|", 1)
-        members.setdefault(pc, []).append(member)
-    for key in db.get("VLAN_MEMBER", {}):
-        vlan, member = key.split("|", 1)
-        masters[member] = vlan
+    ports = lay["ports"]
     for name in cabled:
         port = ports.get(name)
         if port is None:
-            raise TwinError("%s: port %s is cabled in the plan but missing from config_db.json PORT" % (dev.name, name))
-        ns.add(Iface(name, "veth", int(port.get("mtu", 9100)), addrs.get(name, ()), _master(name, members, masters),
-                     port.get("admin_status", "up") == "up"))
+            raise TwinError("%s: port %s is cabled in the plan but missing from its rendered %s"
+                            % (dev.name, name, plane.CONFIG_FILE))
+        ns.add(Iface(name, "veth", port["mtu"], port["addrs"], _master(name, lay["lags"], lay["bridge_of"]),
+                     port["up"]))
     if cabled:
         # Every front-panel port, planned or not, as on a switch: a cable the plan does not have (across
         # rail planes, into a free port) shows in LLDP and so in the cabling check.
-        ns.lldp_ports.append(SWITCH_PORTS)
-    vlan_addrs = _addresses(db.get("VLAN_INTERFACE"))
-    for name in sorted(db.get("VLAN", {})):
-        ns.add(Iface(name, "bridge", None, vlan_addrs.get(name, ()), None, True, ("stp_state", "0")))
-    loopback = [a for found in _addresses(db.get("LOOPBACK_INTERFACE")).values() for a in found]
-    ns.add(Iface("lo", "loopback", None, loopback + ["127.0.0.1/8"]))
-    mgmt = _addresses(db.get("MGMT_INTERFACE"))
-    try:
-        ns.acl_nft = nftables.ruleset(db)
-    except nftables.AclError as exc:
-        raise TwinError("%s: %s" % (dev.name, exc))
-    return ns, mgmt
+        ns.lldp_ports.append(plane.PORT_PATTERN)
+    for name in sorted(lay["bridges"]):
+        ns.add(Iface(name, "bridge", None, lay["bridges"][name], None, True, ("stp_state", "0")))
+    ns.add(Iface("lo", "loopback", None, list(lay["loopback"]) + ["127.0.0.1/8"]))
+    ns.acl_nft = nftables.ruleset(lay["acl"])
+    ns.mgmt_plane = (dev.nos, dev.model.name, lay["native"])
+    return ns, lay
 
 
 def _self_applying(twin, dev, files, cabled):
-    """A switch whose NOS applies its configuration into the namespace itself (its home's twin plane, e.g.
-    Cumulus' NVUE): the twin makes the cabled ports (down, no address: the NOS decides), starts FRR with
+    """A switch whose NOS applies its configuration into the namespace itself (its home's twin plane, e.g. a
+    stand-in of the NOS's configuration API): the twin makes the cabled ports (down, no address: the NOS decides), starts FRR with
     no routing configuration and lldpd; the management address is the rendered one, as DHCP/ZTP hands it."""
     plane = home(dev.nos).twin_plane()
     path = "devices/%s/%s" % (dev.name, plane.CONFIG_FILE)
@@ -195,20 +186,18 @@ def switch_namespaces(twin, dev, files, cabled):
     returns (the switch's namespace, its rendered management addresses)."""
     if dev.nos and getattr(home(dev.nos).twin_plane(), "SELF_APPLYING", False):
         return _self_applying(twin, dev, files, cabled)
-    ns, mgmt = _switch(twin, dev, files, cabled)
+    ns, lay = _switch(twin, dev, files, cabled)
     conf = files.get("devices/%s/frr.conf" % dev.name)
     if conf is None:
         raise TwinError("%s: no rendered devices/%s/frr.conf in the build" % (dev.name, dev.name))
     ns.frr_conf = conf
-    if dev.nos == "sonic":
-        ns.sonic = (dev.model.name, _config_db(files, dev.name))
     try:
-        vrfs = vrf.add_vrfs(twin, ns, _config_db(files, dev.name), files, Iface)
+        vrfs = vrf.add_vrfs(twin, ns, lay["vrfs"], files, Iface)
     except ValueError as exc:
         raise TwinError(str(exc))
     for each in [ns] + vrfs:
         each.frr_daemons = frr_daemons(each.frr_conf)
-    return ns, mgmt
+    return ns, lay["mgmt"]
 
 
 def cabled_ports(plan, host):
@@ -265,8 +254,12 @@ def build_twin(plan, files):
     pool_base = int(ipaddress.ip_network(plan.spec["oob"]["pool"]).network_address)
     for dev in plan.devices:
         if dev.role == "oob_switch":
-            db = _config_db(files, dev.name)
-            for found in _addresses(db.get("VLAN_INTERFACE")).values():
+            # The OOB switch is the bridge every management port joins, with the switch's own VLAN addresses.
+            plane = home(dev.nos).twin_plane()
+            if getattr(plane, "SELF_APPLYING", False):
+                raise TwinError("%s: the twin stands in for the OOB switch with a bridge built from its rendered "
+                                "configuration, which nos: %s does not give it (docs/twin.md)" % (dev.name, dev.nos))
+            for found in layout_of(dev, files)[1]["bridges"].values():
                 oob_addrs.extend(found)
             continue
         if dev.role == "gpu_server":
@@ -286,7 +279,7 @@ def build_twin(plan, files):
 
 
 def _mgmt_port(dev, rendered, prefix):
-    """The device's management port and address: the rendered MGMT_INTERFACE for switches, the host
+    """The device's management port and address: the rendered one (the layout's ``mgmt``) for switches, the host
     management NIC (not the BMC, which is another computer) with the plan's address for servers."""
     if rendered:
         name = sorted(rendered)[0]

@@ -12,7 +12,7 @@ from ..validate.transport import Transport, Unavailable, run_argv
 from .vrf import is_vrf_link
 
 
-# Where the twin's NOS stand-ins put their switch's own commands (e.g. Cumulus' nv): a tool of a Command found
+# Where the twin's NOS stand-ins put their switch's own commands (a NOS's CLI): a tool of a Command found
 # there runs inside the device's namespace.
 TOOL_DIRS = "/run/gpufabric-*/bin"
 
@@ -25,9 +25,9 @@ def twin_tool(tool):
 
 class NetnsTransport(Transport):
     """A device of the virtual twin: network namespace ``device``, FRR pathspace ``device``, lldpd reached
-    through ``lldp_socket(device)`` (``twin.twin_lldp_socket``). The twin runs no NOS of its own, so ``config_db`` (the stand-in for a
-    SONiC switch's configuration) is the rendered ``config_db.json`` under ``config_db_dir/<device>/``, which
-    is what the twin was built from."""
+    through ``lldp_socket(device)`` (``twin.twin_lldp_socket``). The twin runs no NOS of its own, so the
+    ``config_db`` source (a NOS's configuration database, read by its collectors) is the rendered
+    ``config_db.json`` under ``config_db_dir/<device>/``, which is what the twin was built from."""
     name = "netns"
     virtual = True
 

@@ -80,15 +80,6 @@ def _blocks(conf):
     return blocks
 
 
-def tenant_vrfs(config_db):
-    """{VRF name: [ports]} of a rendered config_db (VRF table, INTERFACE vrf_name)."""
-    out = {name: [] for name in config_db.get("VRF", {})}
-    for key, row in sorted(config_db.get("INTERFACE", {}).items()):
-        if "|" not in key and row.get("vrf_name"):
-            out.setdefault(row["vrf_name"], []).append(key)
-    return out
-
-
 def translate(host, conf, vrf_ids):
     """(the leaf's frr.conf, {VRF: its namespace's frr.conf}) for a rendered ``conf`` with tenant VRFs.
     ``vrf_ids``: {VRF name: tenant id}."""
@@ -181,11 +172,11 @@ def tenant_ids(files, host):
     return {v["name"]: v["id"] for v in (cfg.get("tenant_isolation") or {}).get("vrfs", ())}
 
 
-def add_vrfs(twin, ns, db, files, iface):
-    """Turn the leaf namespace ``ns`` of a switch with tenant VRFs into the layout above: its VRF-bound
-    ports bridged to veths into one namespace per VRF, an internal link per VRF, FRR translated.
-    ``iface`` makes an interface (twin/desired.py Iface). Returns the VRF namespaces."""
-    vrfs = tenant_vrfs(db)
+def add_vrfs(twin, ns, vrfs, files, iface):
+    """Turn the leaf namespace ``ns`` of a switch with tenant VRFs (``vrfs``: {VRF name: [ports bound to it]}, the
+    layout's ``vrfs``) into the layout above: its VRF-bound ports bridged to veths into one namespace per VRF, an
+    internal link per VRF, FRR translated. ``iface`` makes an interface (twin/desired.py Iface). Returns the VRF
+    namespaces."""
     if not vrfs:
         return []
     ids = tenant_ids(files, ns.name)

@@ -26,6 +26,8 @@ SELF_APPLYING = True
 CONFIG_FILE = "startup.yaml"
 PORT_PATTERN = "swp*"      # lldpd -I: Cumulus' front-panel ports
 BIN_DIR = "/run/gpufabric-cumulus/bin"
+# Nothing beyond what every twin needs (the NVUE API is this collection's Python).
+REQUIRES = ()
 USER = "cumulus"
 READY_TIMEOUT = 60.0
 
@@ -184,6 +186,12 @@ def remove(state_dir, names):
         shutil.rmtree(os.path.dirname(BIN_DIR), ignore_errors=True)
         changes.append("removed %s" % os.path.dirname(BIN_DIR))
     return changes
+
+
+def forget(state_dir, hosts):
+    """Switches that left the twin: nothing to do here, since ``apply`` serves exactly the switches it is given
+    (the serving process restarts when that set changes)."""
+    return []
 
 
 def leftovers(names):

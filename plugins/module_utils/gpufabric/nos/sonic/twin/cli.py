@@ -163,7 +163,7 @@ def program_ports(config, run):
 def orchagent(switch, err):
     """What SONiC's orchagent does with a CONFIG_DB change, for the dataplane the twin has: PORT rows' admin
     state and MTU become the switch namespace's links' (``program_ports``), and the L3 ingress ACLs of
-    ACL_TABLE/ACL_RULE its nftables port filters (twin/nftables.py), so a spare swap or a tenant change reaches
+    ACL_TABLE/ACL_RULE its nftables port filters (acl.py), so a spare swap or a tenant change reaches
     the twin the way it reaches a switch, through config replace. Only on a switch of a running twin
     (gpufabric-twin.json "dataplane"); VRFs and the rest are not reprogrammed here (docs/twin.md). A CONFIG_DB
     the twin cannot enforce is an error (on SONiC, orchagent's log)."""
@@ -171,6 +171,7 @@ def orchagent(switch, err):
         return 0
     from ....twin import nftables
     from ....twin.run import CommandError, run
+    from .acl import AclError, ruleset
     config = switch.db().get_config()
     try:
         program_ports(config, run)
@@ -178,8 +179,8 @@ def orchagent(switch, err):
         err.write("orchagent: the PORT table in CONFIG_DB could not be programmed: %s\n" % e)
         return 1
     try:
-        nftables.apply_local(nftables.ruleset(config))
-    except (nftables.AclError, CommandError, OSError) as e:
+        nftables.apply_local(ruleset(config))
+    except (AclError, CommandError, OSError) as e:
         err.write("orchagent: the ACLs in CONFIG_DB could not be programmed: %s\n" % e)
         return 1
     return 0

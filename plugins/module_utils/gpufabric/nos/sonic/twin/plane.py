@@ -3,17 +3,36 @@ with its databases (CONFIG_DB loaded from config_db.json, as at boot) and SONiC'
 
     /etc/sonic/<host>/                 the switch's /etc/sonic (the netns connection binds it there)
     /run/gpufabric-twin/<cluster>/<host>/redis.sock, redis.pid, redis.log
-    /run/gpufabric-sonic/bin/          config, show, sonic-cfggen, sonic-db-cli (the connection puts it on PATH)
+    /run/gpufabric-twin/<cluster>/<host>/netns-env.json
+                                       tells the netns connection to bind /etc/sonic/<host> over /etc/sonic and to
+                                       put /run/gpufabric-sonic/bin first on PATH (twin/netns_env.py)
+    /run/gpufabric-sonic/bin/          config, show, sonic-cfggen, sonic-db-cli
 
 The redis-server runs in the switch's namespace, so 127.0.0.1:6379 there is the switch's own, as on SONiC.
+
+The twin reaches this module through nos.home("sonic").twin_plane() and asks it (docs/twin.md, "NOS stand-ins"):
+SELF_APPLYING (False: the twin builds the namespace from ``layout``), CONFIG_FILE, PORT_PATTERN, REQUIRES,
+``layout(text)``, ``apply``, ``reload``, ``forget``, ``remove``, ``leftovers``, PlaneError.
 """
 import json
 import os
 import shutil
 import sys
 
+from ....twin import netns_env
 from . import redis_db
 from .configdb import RedisConfigDb
+from .layout import CONFIG_FILE, LayoutError, layout  # noqa: F401  (the plane interface)
+
+# The twin builds a SONiC switch's namespace from its rendered config_db.json (layout); the management plane
+# (redis, config) runs beside it.
+SELF_APPLYING = False
+# lldpd -I pattern: SONiC's front-panel port names.
+PORT_PATTERN = "Ethernet*"
+# What the machine needs for the twin's SONiC switches: (path, what installs it).
+REQUIRES = (("/usr/bin/redis-server", "redis-server, the SONiC switches' databases (apt-get install redis-server)"),)
+# An error of the plane the twin reports as its own (one line).
+PlaneError = redis_db.RedisError
 
 ETC_ROOT = "/etc/sonic"
 BIN_DIR = "/run/gpufabric-sonic/bin"
@@ -39,7 +58,7 @@ def yang_models():
     return "/usr/local/yang-models"
 
 
-def switch_facts(model_name, config_db):
+def switch_facts(model_name, config_db=None):
     """{"asic_type", "hwsku", "platform"} of a switch model, from nos/sonic/platforms.yml; "" when not there."""
     from ..platform import facts as platform_facts
     facts = platform_facts(model_name)
@@ -85,15 +104,19 @@ def _write_commands():
 
 
 def apply(state_dir, switches):
-    """Start what is missing: ``switches`` is [(host, config_db, facts)]. Returns the changes made."""
+    """Start what is missing: ``switches`` is [(host, model name, config_db)]. Returns the changes made."""
     changes = []
     problem = redis_db.missing()
     if problem:
         raise redis_db.RedisError("the twin's SONiC switches need redis: " + problem)
     if switches and _write_commands():
         changes.append("SONiC commands written to %s" % BIN_DIR)
-    for host, config_db, facts in switches:
+    for host, model_name, config_db in switches:
+        facts = switch_facts(model_name, config_db)
         etc, run = etc_dir(host), os.path.join(state_dir, host)
+        # Commands reaching the switch through the netns connection see its /etc/sonic and SONiC's commands.
+        if netns_env.write(state_dir, host, binds=[(etc, ETC_ROOT)], path=[BIN_DIR]):
+            changes.append("%s: its /etc/sonic and SONiC's commands given to the netns connection" % host)
         redis_db.switch_files(etc, run, facts["asic_type"], BUILD_VERSION, yang_models(),
                               config_db=boot_config(config_db, facts), dataplane=True)
         if redis_db.start(run, netns=host):
@@ -103,12 +126,12 @@ def apply(state_dir, switches):
     return changes
 
 
-def reload(state_dir, host, config_db, facts):
+def reload(state_dir, host, model_name, config_db):
     """`config reload` of ``config_db`` on a running twin switch, for the parts of the twin that still apply a
     switch from its rendered files (twin_switch, VRF mode): its /etc/sonic/config_db.json and its CONFIG_DB
     become that config, so what the switch reports (show runningconfiguration all) is what it enforces.
     Returns the changes made ([] when the saved config already is that one)."""
-    config = boot_config(config_db, facts)
+    config = boot_config(config_db, switch_facts(model_name, config_db))
     path = os.path.join(etc_dir(host), "config_db.json")
     try:
         with open(path, encoding="utf-8") as f:
@@ -126,6 +149,7 @@ def remove(state_dir, hosts):
     runs = {os.path.join(state_dir, host): host for host in hosts}
     changes = ["%s: redis stopped" % runs[run] for run in redis_db.stop(sorted(runs))]
     for host in hosts:
+        netns_env.remove(state_dir, host)
         if redis_db.remove_switch_files(etc_dir(host)):
             changes.append("removed %s" % etc_dir(host))
     if os.path.isdir(ETC_ROOT) and not os.listdir(ETC_ROOT):
@@ -134,6 +158,11 @@ def remove(state_dir, hosts):
         shutil.rmtree(os.path.dirname(BIN_DIR), ignore_errors=True)
         changes.append("removed %s" % os.path.dirname(BIN_DIR))
     return changes
+
+
+def forget(state_dir, hosts):
+    """The namespaces ``hosts`` left the twin: what this plane ran for them goes (remove)."""
+    return remove(state_dir, hosts)
 
 
 def leftovers(hosts):

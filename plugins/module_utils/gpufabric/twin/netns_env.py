@@ -1,0 +1,45 @@
+"""What the twin's connection (plugins/connection/netns.py) gives one device's commands besides its namespace and
+its FRR pathspace: directories bound over others and directories put first on PATH, as the device's own system
+has them (its NOS's files where the NOS keeps them, its NOS's commands). A NOS's twin stand-in writes them for each
+of its switches when the twin comes up (its home's twin plane), into the device's run directory:
+
+    /run/gpufabric-twin/<cluster>/<device>/netns-env.json   {"binds": [[source, target], ...], "path": [dir, ...]}
+
+The connection reads the file of the device it reaches and applies what it finds; a device without one (a server,
+a switch whose NOS needs nothing more) gets nothing. It goes with the device's run directory (``down``, or the
+plane's ``forget``).
+"""
+import json
+import os
+
+FILE = "netns-env.json"
+
+
+def path_of(state_dir, host):
+    return os.path.join(state_dir, host, FILE)
+
+
+def write(state_dir, host, binds=(), path=()):
+    """Record ``binds`` ([(source directory, target directory)]) and ``path`` (directories) for ``host``; returns
+    whether the file changed."""
+    text = json.dumps({"binds": [list(b) for b in binds], "path": list(path)}, indent=1, sort_keys=True) + "\n"
+    target = path_of(state_dir, host)
+    try:
+        with open(target, encoding="utf-8") as f:
+            if f.read() == text:
+                return False
+    except OSError:
+        pass
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    with open(target + ".tmp", "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(target + ".tmp", target)
+    return True
+
+
+def remove(state_dir, host):
+    try:
+        os.remove(path_of(state_dir, host))
+        return True
+    except OSError:
+        return False
