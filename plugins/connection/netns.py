@@ -16,10 +16,12 @@ description:
     device's FRR pathspace (C(/etc/frr/<namespace>), C(/run/frr/<namespace>)), so C(vtysh) and
     C(frr-reload.py) need no C(-N). A namespace without FRR sees empty C(/etc/frr) and C(/run/frr), never the
     controller's own.
-  - On a SONiC switch of the twin, C(/etc/sonic) is the switch's own C(/etc/sonic/<namespace>) (its config_db.json
-    and checkpoints) and SONiC's C(config), C(show), C(sonic-cfggen) and C(sonic-db-cli) come first on C(PATH),
-    working on the switch's CONFIG_DB in its own redis.
-  - Files are copied through the controller's filesystem with the same mapping of C(/etc/frr) and C(/run/frr).
+  - A switch whose NOS stand-in needs more (its NOS's files where the NOS keeps them, its NOS's commands) gets what
+    the stand-in wrote for it when the twin came up, in C(/run/gpufabric-twin/<cluster>/<namespace>/netns-env.json),
+    that is directories bound over others and directories put first on C(PATH). A device without that file gets
+    nothing more. See docs/twin.md for what each NOS's stand-in gives.
+  - Files are copied through the controller's filesystem with the same mapping of C(/etc/frr) and C(/run/frr), and
+    of the directories that file binds.
 options:
   netns:
     description: The network namespace; the twin names them after inventory hostnames.
@@ -37,6 +39,8 @@ EXAMPLES = r"""
 # fabric_target: twin
 """
 
+import glob
+import json
 import os
 import shlex
 import shutil
@@ -46,8 +50,10 @@ from ansible.errors import AnsibleConnectionFailure, AnsibleFileNotFound
 from ansible.plugins.connection import ConnectionBase
 
 FRR_PATHS = ("/etc/frr", "/run/frr", "/var/run/frr")
-# Where the twin writes SONiC's commands for its SONiC switches (module_utils gpufabric/nos/sonic/twin/plane.py).
-SONIC_BIN = "/run/gpufabric-sonic/bin"
+# Where a NOS's twin stand-in tells this connection what a device gets besides its namespace (module_utils
+# gpufabric/twin/netns_env.py writes it; tests/unit check that both name the same file).
+STATE_ROOT = "/run/gpufabric-twin"
+ENV_FILE = "netns-env.json"
 
 
 def pathspace(netns):
@@ -55,12 +61,28 @@ def pathspace(netns):
             "/var/run/frr": os.path.join("/run/frr", netns)}
 
 
-def map_path(netns, path):
+def device_env(netns, root=STATE_ROOT):
+    """{"binds": [[source, target]], "path": [dirs]} the twin's NOS stand-in wrote for ``netns`` (none: empty).
+    Namespace names are the machine's, so at most one twin has a run directory of that name."""
+    found = sorted(glob.glob(os.path.join(glob.escape(root), "*", glob.escape(netns), ENV_FILE)))
+    if not found:
+        return {"binds": [], "path": []}
+    try:
+        with open(found[0], encoding="utf-8") as f:
+            data = json.load(f)
+        binds = [(str(source), str(target)) for source, target in data.get("binds") or ()]
+        return {"binds": binds, "path": [str(p) for p in data.get("path") or ()]}
+    except (OSError, ValueError, TypeError) as exc:
+        raise AnsibleConnectionFailure("%s: the twin's %s is unreadable (%s): bring the twin up again (playbooks/twin.yml)"
+                                       % (netns, found[0], exc))
+
+
+def map_path(netns, path, env=None):
     """The controller path of ``path`` as the device sees it."""
     path = os.path.normpath(path)
-    sonic = os.path.join("/etc/sonic", netns)
-    if (path == "/etc/sonic" or path.startswith("/etc/sonic/")) and os.path.isdir(sonic):
-        return sonic + path[len("/etc/sonic"):]
+    for source, target in (env if env is not None else device_env(netns))["binds"]:
+        if (path == target or path.startswith(target + "/")) and os.path.isdir(source):
+            return source + path[len(target):]
     for prefix, target in pathspace(netns).items():
         if path == prefix or path.startswith(prefix + "/"):
             if not os.path.isdir(target):
@@ -69,20 +91,22 @@ def map_path(netns, path):
     return path
 
 
-def wrapper(netns):
+def wrapper(netns, env=None):
     """Shell run by `ip netns exec` (which gives each command its own mount namespace) inside its own UTS
-    namespace: the device's host name (vtysh shows it in the running config, as on SONiC, where the bgp
-    container is named after the switch); the device's FRR pathspace bound over /etc/frr and /run/frr, or
-    empty tmpfs when the device has none."""
+    namespace: the device's host name (vtysh shows it in the running config, as on a switch, whose FRR runs
+    under the switch's name); the device's FRR pathspace bound over /etc/frr and /run/frr, or empty tmpfs when
+    the device has none; then what its NOS's stand-in asked for (``device_env``): each existing source directory
+    bound over its target, and the directories put first on PATH."""
+    env = env if env is not None else device_env(netns)
     lines = ["hostname %s || exit 97" % shlex.quote(netns)]
     for prefix, target in (("/etc/frr", "/etc/frr/" + netns), ("/run/frr", "/run/frr/" + netns)):
         lines.append("if [ -d %s ]; then mount --bind %s %s; else mount -t tmpfs gpufabric-twin %s; fi || exit 97"
                      % (shlex.quote(target), shlex.quote(target), prefix, prefix))
-    # A SONiC switch of the twin: its own /etc/sonic (config_db.json, checkpoints, the redis it uses) and
-    # SONiC's commands (config, show, sonic-cfggen, sonic-db-cli) first on PATH, as on the switch.
-    sonic = "/etc/sonic/" + netns
-    lines.append("if [ -d %s ]; then mount --bind %s /etc/sonic && PATH=%s:$PATH && export PATH; fi || exit 97"
-                 % (shlex.quote(sonic), shlex.quote(sonic), SONIC_BIN))
+    for source, target in env["binds"]:
+        lines.append("if [ -d %s ]; then mount --bind %s %s; fi || exit 97"
+                     % (shlex.quote(source), shlex.quote(source), shlex.quote(target)))
+    if env["path"]:
+        lines.append("PATH=%s:$PATH && export PATH" % ":".join(shlex.quote(p) for p in env["path"]))
     lines.append('exec /bin/sh -c "$0"')
     return "; ".join(lines)
 

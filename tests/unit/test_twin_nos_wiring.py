@@ -1,0 +1,95 @@
+"""The twin reaches each switch's NOS through its home's twin plane, never by name: the namespace comes from the
+plane's layout of the rendered configuration, the management plane from the plane, and what the netns connection
+gives a device beyond its namespace from a file the plane writes (no root, no namespaces: the files and the
+desired state only)."""
+import importlib.util
+import json
+import os
+
+import pytest
+
+from gpufabric import nos
+from gpufabric.build import render_all
+from gpufabric.plan import build_plan
+from gpufabric.twin import desired, netns_env
+from conftest import ROOT, load_example
+
+
+def _connection():
+    path = os.path.join(ROOT, "plugins", "connection", "netns.py")
+    spec = importlib.util.spec_from_file_location("gpufabric_netns_connection", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def lab():
+    plan = build_plan(load_example("lab"))
+    return plan, render_all(plan)
+
+
+def test_the_connection_reads_the_file_the_twin_writes(tmp_path):
+    conn = _connection()
+    assert conn.ENV_FILE == netns_env.FILE
+    from gpufabric.twin import STATE_ROOT
+    assert conn.STATE_ROOT == STATE_ROOT
+    state = tmp_path / "lab"
+    source = tmp_path / "etc-nos" / "lab-leaf1"
+    source.mkdir(parents=True)
+    assert netns_env.write(str(state), "lab-leaf1", binds=[(str(source), "/etc/nos")], path=["/run/nos/bin"])
+    assert not netns_env.write(str(state), "lab-leaf1", binds=[(str(source), "/etc/nos")], path=["/run/nos/bin"])
+    env = conn.device_env("lab-leaf1", root=str(tmp_path))
+    assert env == {"binds": [(str(source), "/etc/nos")], "path": ["/run/nos/bin"]}
+    script = conn.wrapper("lab-leaf1", env)
+    assert "mount --bind %s /etc/nos" % source in script and "PATH=/run/nos/bin:$PATH && export PATH" in script
+    assert conn.map_path("lab-leaf1", "/etc/nos/config.json", env) == str(source / "config.json")
+    assert conn.map_path("lab-leaf1", "/etc/nosx/a", env) == "/etc/nosx/a"
+    # A device the stand-in wrote nothing for gets nothing more than its namespace and FRR pathspace.
+    bare = conn.device_env("lab-gpu0001", root=str(tmp_path))
+    assert bare == {"binds": [], "path": []}
+    assert "PATH=" not in conn.wrapper("lab-gpu0001", bare) and conn.wrapper("lab-gpu0001", bare).count("mount") == 4
+    assert netns_env.remove(str(state), "lab-leaf1") and conn.device_env("lab-leaf1", root=str(tmp_path))["binds"] == []
+
+
+def test_an_unreadable_env_file_is_one_line_naming_it(tmp_path):
+    conn = _connection()
+    (tmp_path / "lab" / "lab-leaf1").mkdir(parents=True)
+    (tmp_path / "lab" / "lab-leaf1" / netns_env.FILE).write_text("{not json")
+    with pytest.raises(conn.AnsibleConnectionFailure, match=r"lab-leaf1: the twin's .*netns-env.json is unreadable"):
+        conn.device_env("lab-leaf1", root=str(tmp_path))
+
+
+def test_a_switch_namespace_is_what_its_nos_plane_lays_out(lab):
+    plan, files = lab
+    twin = desired.build_twin(plan, files)
+    for dev in plan.devices:
+        if dev.role in ("gpu_server", "oob_switch"):
+            continue
+        ns = twin.namespaces[dev.name]
+        plane = nos.home(dev.nos).twin_plane()
+        lay = plane.layout(files["devices/%s/%s" % (dev.name, plane.CONFIG_FILE)])
+        assert ns.mgmt_plane == (dev.nos, dev.model.name, lay["native"])
+        assert ns.lldp_ports == [plane.PORT_PATTERN]
+        for port in desired.cabled_ports(plan, dev.name):
+            assert (ns.ifaces[port].mtu, ns.ifaces[port].up) == (lay["ports"][port]["mtu"], lay["ports"][port]["up"])
+    # The management plane is what the rendered file says, read once (the lab's switches run SONiC).
+    leaf = twin.namespaces["lab-r0-leaf01"]
+    assert leaf.mgmt_plane[2] == json.loads(files["devices/lab-r0-leaf01/config_db.json"])
+
+
+def test_a_cabled_port_the_rendered_config_lacks_is_refused_in_one_line(lab):
+    plan, files = lab
+    host = "lab-r0-leaf01"
+    dev = plan.device(host)
+    plane = nos.home(dev.nos).twin_plane()
+    path = "devices/%s/%s" % (host, plane.CONFIG_FILE)
+    port = desired.cabled_ports(plan, host)[0]
+    native = json.loads(files[path])
+    del native["PORT"][port]
+    broken = dict(files, **{path: json.dumps(native)})
+    with pytest.raises(desired.TwinError, match=r"^%s: port %s is cabled in the plan but missing from its rendered %s$"
+                       % (host, port, plane.CONFIG_FILE)):
+        desired.build_twin(plan, broken)
+    with pytest.raises(desired.TwinError, match=r"^%s: no rendered %s in the build" % (host, path)):
+        desired.build_twin(plan, {k: v for k, v in files.items() if k != path})
