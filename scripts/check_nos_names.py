@@ -32,9 +32,6 @@ ALLOWED = {
     NOS_PACKAGE + "platforms.yml": "the platform facts, keyed by NOS",
     "plugins/module_utils/gpufabric/data/hardware.yml": "which NOSes a switch model runs (`nos:` lists) and "
                                                         "whose platform files its port names follow",
-    "playbooks/deploy.yml": "each play picks the switch's deploy role (<nos>_deploy) by its fabric.nos",
-    "playbooks/tenants.yml": "applies a tenant phase with the SONiC deploy role",
-    "playbooks/spare.yml": "applies a spare swap with the SONiC deploy role",
 }
 
 

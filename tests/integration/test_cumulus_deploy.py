@@ -186,23 +186,27 @@ def test_certificate_checking_stays_on_without_a_ca_bundle(tmp_path, switch):
 
 
 def test_deploy_yml_gives_each_switch_the_role_of_its_nos():
-    """Every deploy play of playbooks/deploy.yml runs sonic_deploy for a switch whose fabric.nos is not cumulus
-    and cumulus_deploy for one whose it is, told the same fabric role, in the same rolling order."""
-    from jinja2 import Environment
+    """Every deploy play of playbooks/deploy.yml includes the deploy role its switch's nos_<nos> group names
+    (fabric_deploy_role: cumulus_deploy for a Cumulus switch, sonic_deploy for a SONiC one), told the play's fabric
+    role through the neutral fabric_deploy_* variables, in the same rolling order; a switch in no nos_<nos> group
+    is refused before any play changes anything."""
+    from gpufabric.export import nos_group_vars
 
     with open(os.path.join(ROOT, "playbooks", "deploy.yml")) as f:
         plays = yaml.safe_load(f)
-    deploys = [p for p in plays if any(r.get("role") == "gpucluster.fabric.sonic_deploy" for r in p.get("roles", ()))]
-    assert len(deploys) == 9
-    env = Environment()
+    deploys = [p for p in plays if any((t.get("ansible.builtin.include_role") or {}).get("name") == "{{ fabric_deploy_role }}"
+                                       for t in p.get("tasks", ()))]
+    assert [p["hosts"] for p in deploys] == ["oob_switch", "backend_core", "backend_superspine", "backend_spine",
+                                             "backend_leaf", "frontend_superspine", "frontend_spine", "frontend_side_a",
+                                             "frontend_side_b"]
     for p in deploys:
-        roles = {r["role"].rsplit(".", 1)[1]: r for r in p["roles"]}
-        assert set(roles) == {"sonic_deploy", "cumulus_deploy"}, p["name"]
-        assert roles["sonic_deploy"]["vars"]["sonic_deploy_expected_role"] == \
-            roles["cumulus_deploy"]["vars"]["cumulus_deploy_expected_role"]
-        for hostvars, runs in (({"fabric": {"nos": "cumulus"}}, "cumulus_deploy"), ({"fabric": {"nos": "sonic"}}, "sonic_deploy"),
-                               ({}, "sonic_deploy")):
-            chosen = [name for name, r in roles.items()
-                      if env.compile_expression(r["when"])(**hostvars)]
-            assert chosen == [runs], (p["name"], hostvars)
-    assert "cumulus_deploy_build_root" in deploys[0]["vars"]
+        assert "roles" not in p, p["name"]
+        (task,) = p["tasks"]
+        expected = task["vars"]["fabric_deploy_expected_role"]
+        assert expected == {"frontend_side_a": "frontend_leaf", "frontend_side_b": "frontend_leaf"}.get(p["hosts"],
+                                                                                                      p["hosts"])
+        assert set(p["vars"]) >= {"fabric_deploy_build_root", "fabric_deploy_drain_leaf"}
+    assert nos_group_vars({"nos_cumulus": ["a"]})["nos_cumulus"]["fabric_deploy_role"] == "gpucluster.fabric.cumulus_deploy"
+    assert nos_group_vars({"nos_sonic": ["a"]})["nos_sonic"]["fabric_deploy_role"] == "gpucluster.fabric.sonic_deploy"
+    check = next(p for p in plays if p.get("name") == "Check that each switch's NOS has a deploy role")
+    assert plays.index(check) < plays.index(deploys[0]) and check["any_errors_fatal"] is True

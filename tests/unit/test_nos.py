@@ -4,6 +4,7 @@ import copy
 import os
 
 import pytest
+import yaml
 
 from gpufabric import nos
 from gpufabric.catalog import Catalog
@@ -12,7 +13,7 @@ from gpufabric.export import hostvars, inventory_groups, nos_group_vars
 from gpufabric.plan import build_plan
 from gpufabric.spec import SWITCH_MODEL
 from gpufabric.structured import structured_configs
-from conftest import load_example
+from conftest import ROOT, load_example
 
 
 def _model(**extra):
@@ -91,8 +92,35 @@ def test_each_nos_group_carries_how_its_frr_is_reached_and_only_groups_with_memb
     out = nos_group_vars(members)
     assert list(out) == ["nos_cumulus"]
     assert out["nos_cumulus"] == {"fabric_vtysh_command": nos.platform("cumulus")["frr"]["vtysh_command"],
-                                  "fabric_frr_conf_path": "/etc/frr/frr.conf"}
+                                  "fabric_frr_conf_path": "/etc/frr/frr.conf",
+                                  "fabric_deploy_role": "gpucluster.fabric.cumulus_deploy", "fabric_deploy_plays": []}
     assert nos_group_vars({"nos_sonic": ["b"]})["nos_sonic"]["fabric_vtysh_command"] == "docker exec bgp vtysh"
+
+
+def test_each_nos_group_names_the_deploy_role_of_its_nos_and_the_plays_it_serves():
+    """The playbooks name no NOS: a switch's deploy role, and whether tenants.yml/spare.yml may change it, come
+    from its nos_<nos> group. Each named role exists and accepts the neutral fabric_deploy_* variables."""
+    for name in nos.names():
+        got = nos_group_vars({"nos_" + name: ["x"]})["nos_" + name]
+        role = got["fabric_deploy_role"]
+        assert role == "gpucluster.fabric.%s_deploy" % name
+        role_dir = os.path.join(ROOT, "roles", role.rsplit(".", 1)[1])
+        with open(os.path.join(role_dir, "meta", "argument_specs.yml")) as f:
+            options = yaml.safe_load(f)["argument_specs"]["main"]["options"]
+        assert {"fabric_deploy_build_root", "fabric_deploy_expected_role", "fabric_deploy_drain_leaf",
+                "fabric_deploy_native_config"} <= set(options), role
+        with open(os.path.join(role_dir, "defaults", "main.yml")) as f:
+            defaults = f.read()
+        for neutral in ("fabric_deploy_build_root", "fabric_deploy_expected_role"):
+            assert "{{ %s | default(" % neutral in defaults, (role, neutral)
+        assert set(got["fabric_deploy_plays"]) <= {"tenants", "spare"}
+        # tenants.yml reads a leaf with this command and its home's tenancy turns the output into tenants.
+        tenancy = getattr(nos.home(name), "tenancy", None)
+        if "tenants" in got["fabric_deploy_plays"]:
+            assert got["fabric_tenancy_command"] == tenancy.RUNNING_COMMAND
+        else:
+            assert "fabric_tenancy_command" not in got
+    assert nos_group_vars({"nos_sonic": ["b"]})["nos_sonic"]["fabric_deploy_plays"] == ["tenants", "spare"]
 
 
 def test_a_home_declares_its_own_spec_keys_and_the_spec_schema_loads_no_home():

@@ -5,7 +5,7 @@ import tempfile
 
 from .day2.spares import server_state
 from .ipam import cidr, fmt
-from .nos import ansible_network_os, names as nos_names, platform
+from .nos import ansible_network_os, deploy_facts, names as nos_names, platform
 from .spec import port_mtu
 
 ROLE_GROUP = {"gpu_server": "gpu_servers", "backend_host": "backend_hosts"}
@@ -106,14 +106,19 @@ def hostvars(plan):
 
 
 def nos_group_vars(members):
-    """{nos_<name>: variables} for each NOS group in ``members``: how plays reach the NOS's FRR (platforms.yml),
-    as group variables so a 100,000-host inventory holds them once per NOS, not once per switch."""
+    """{nos_<name>: variables} for each NOS group in ``members``: how plays reach the NOS's FRR and which role and
+    plays change its switches (platforms.yml), as group variables so a 100,000-host inventory holds them once per
+    NOS, not once per switch."""
     out = {}
     for name in nos_names():
         group = "nos_" + name
         if group in members:
             frr = platform(name)["frr"]
-            out[group] = {"fabric_vtysh_command": frr["vtysh_command"], "fabric_frr_conf_path": frr["conf_path"]}
+            deploy = deploy_facts(name)
+            out[group] = {"fabric_vtysh_command": frr["vtysh_command"], "fabric_frr_conf_path": frr["conf_path"],
+                          "fabric_deploy_role": deploy["role"], "fabric_deploy_plays": list(deploy["plays"])}
+            if deploy.get("tenancy_command"):
+                out[group]["fabric_tenancy_command"] = deploy["tenancy_command"]
     return out
 
 

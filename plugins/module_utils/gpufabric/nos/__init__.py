@@ -47,6 +47,12 @@ def ansible_network_os(nos):
     return _platforms()[nos]["ansible_network_os"]
 
 
+def deploy_facts(nos):
+    """How plays change a switch running ``nos`` (platforms.yml ``deploy``): {"role": its deploy role,
+    "plays": the day-2 playbooks that may use that role, "tenancy_command": the command tenants.yml reads, or absent}."""
+    return _platforms()[nos]["deploy"]
+
+
 def interface_name(facts, lane, index):
     """A front-panel port's name under the platform ``facts``."""
     return facts["interface_name"].format(lane=lane, index=index, number=index + 1)
