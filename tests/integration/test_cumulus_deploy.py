@@ -203,8 +203,8 @@ def test_deploy_yml_gives_each_switch_the_role_of_its_nos():
         assert "roles" not in p, p["name"]
         (task,) = p["tasks"]
         expected = task["vars"]["fabric_deploy_expected_role"]
-        assert expected == {"frontend_side_a": "frontend_leaf", "frontend_side_b": "frontend_leaf"}.get(p["hosts"],
-                                                                                                      p["hosts"])
+        sides = {"frontend_side_a": "frontend_leaf", "frontend_side_b": "frontend_leaf"}
+        assert expected == sides.get(p["hosts"], p["hosts"])
         assert set(p["vars"]) >= {"fabric_deploy_build_root", "fabric_deploy_drain_leaf"}
     assert nos_group_vars({"nos_cumulus": ["a"]})["nos_cumulus"]["fabric_deploy_role"] == "gpucluster.fabric.cumulus_deploy"
     assert nos_group_vars({"nos_sonic": ["a"]})["nos_sonic"]["fabric_deploy_role"] == "gpucluster.fabric.sonic_deploy"

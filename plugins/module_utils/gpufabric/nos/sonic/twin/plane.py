@@ -22,11 +22,12 @@ import sys
 from ....twin import netns_env
 from . import redis_db
 from .configdb import RedisConfigDb
-from .layout import CONFIG_FILE, LayoutError, layout  # noqa: F401  (the plane interface)
+from . import layout as _layout
 
 # The twin builds a SONiC switch's namespace from its rendered config_db.json (layout); the management plane
 # (redis, config) runs beside it.
 SELF_APPLYING = False
+CONFIG_FILE = _layout.CONFIG_FILE
 # lldpd -I pattern: SONiC's front-panel port names.
 PORT_PATTERN = "Ethernet*"
 # What the machine needs for the twin's SONiC switches: (path, what installs it).
@@ -41,6 +42,11 @@ COMMANDS = ("config", "show", "sonic-cfggen", "sonic-db-cli")
 BUILD_VERSION = "SONiC.202511.0-gpufabric-twin"
 # Where the YANG models come from: GPUFABRIC_SONIC_YANG_MODELS, else the reference copy beside a checkout.
 YANG_ENV = "GPUFABRIC_SONIC_YANG_MODELS"
+
+
+def layout(text):
+    """What the switch's namespace is made of, from its rendered config_db.json text (layout.py)."""
+    return _layout.layout(text)
 
 
 def etc_dir(host):
