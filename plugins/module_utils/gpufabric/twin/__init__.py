@@ -133,8 +133,8 @@ def _mgmt_planes(twin):
 
 def _self_applying(twin, boot):
     """Switches whose NOS applies its own configuration (ns.nos_plane: e.g. a stand-in of its configuration API,
-    docs/twin.md), each NOS's plane started for its switches; with ``boot`` a switch boots its rendered configuration the first
-    time, else empty (playbooks/deploy.yml configures it through the NOS's API)."""
+    docs/twin.md), each NOS's plane started for its switches; with ``boot`` a switch boots its rendered
+    configuration the first time, else empty (playbooks/deploy.yml configures it through the NOS's API)."""
     by_nos = {}
     for name in sorted(twin.namespaces):
         ns = twin.namespaces[name]
