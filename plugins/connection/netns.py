@@ -17,7 +17,7 @@ description:
     C(frr-reload.py) need no C(-N). A namespace without FRR sees empty C(/etc/frr) and C(/run/frr), never the
     controller's own.
   - A switch whose NOS stand-in needs more (its NOS's files where the NOS keeps them, its NOS's commands) gets what
-    the stand-in wrote for it when the twin came up, in C(/run/gpufabric-twin/<cluster>/<namespace>/netns-env.json),
+    the stand-in wrote for it when the twin came up, in C(/run/gpufabric-twin/<cluster>/<device>/netns-env.json) (O(device)),
     that is directories bound over others and directories put first on C(PATH). A device without that file gets
     nothing more. See docs/twin.md for what each NOS's stand-in gives.
   - Files are copied through the controller's filesystem with the same mapping of C(/etc/frr) and C(/run/frr), and
@@ -29,6 +29,13 @@ options:
     vars:
       - name: inventory_hostname
       - name: ansible_netns_name
+  device:
+    description:
+      - The device whose C(netns-env.json) applies, when it is not the namespace's own (devices the twin stands in
+        for together in one namespace, as the OOB switches in C(<cluster>-oob)). Default is O(netns).
+    type: str
+    vars:
+      - name: ansible_netns_device
 author:
   - gpucluster.fabric contributors (@gpucluster)
 """
@@ -118,6 +125,9 @@ class Connection(ConnectionBase):
     def _netns(self):
         return self.get_option("netns")
 
+    def _env(self):
+        return device_env(self.get_option("device") or self._netns())
+
     def _connect(self):
         if not self._connected:
             if not os.path.exists(os.path.join("/run/netns", self._netns())):
@@ -128,7 +138,7 @@ class Connection(ConnectionBase):
     def exec_command(self, cmd, in_data=None, sudoable=True):
         super().exec_command(cmd, in_data=in_data, sudoable=sudoable)
         self._connect()
-        argv = ["ip", "netns", "exec", self._netns(), "unshare", "--uts", "/bin/sh", "-c", wrapper(self._netns()), cmd]
+        argv = ["ip", "netns", "exec", self._netns(), "unshare", "--uts", "/bin/sh", "-c", wrapper(self._netns(), self._env()), cmd]
         self._display.vvv("EXEC %s" % " ".join(shlex.quote(a) for a in argv), host=self._netns())
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         stdout, stderr = proc.communicate(in_data)
@@ -138,11 +148,11 @@ class Connection(ConnectionBase):
         super().put_file(in_path, out_path)
         if not os.path.exists(in_path):
             raise AnsibleFileNotFound("file or module does not exist: %s" % in_path)
-        shutil.copyfile(in_path, map_path(self._netns(), out_path))
+        shutil.copyfile(in_path, map_path(self._netns(), out_path, self._env()))
 
     def fetch_file(self, in_path, out_path):
         super().fetch_file(in_path, out_path)
-        shutil.copyfile(map_path(self._netns(), in_path), out_path)
+        shutil.copyfile(map_path(self._netns(), in_path, self._env()), out_path)
 
     def close(self):
         self._connected = False

@@ -49,7 +49,7 @@ def read_state(cluster):
 
 
 def _write_state(twin, previous):
-    data = {"cluster": twin.cluster, "namespaces": sorted(twin.namespaces),
+    data = {"cluster": twin.cluster, "namespaces": sorted(twin.namespaces), "devices": sorted(twin.device_planes),
             "frr": sorted(ns.name for ns in twin.namespaces.values() if ns.frr_daemons),
             "lldpd_chroot_created": (previous or {}).get("lldpd_chroot_created",
                                                          not os.path.exists(LLDPD_CHROOT))}
@@ -86,9 +86,10 @@ def up(twin, wait=True, timeout=90.0, frr_config="rendered"):
     previous = read_state(twin.cluster)
     # Namespaces the twin no longer has (a tenant VRF gone from a leaf) go first, with their FRR.
     gone = sorted(set((previous or {}).get("namespaces", ())) - set(twin.namespaces))
+    gone_devices = sorted(set((previous or {}).get("devices", ())) - set(twin.device_planes))
     changes = []
     for plane in _planes():
-        changes += plane.forget(state_dir(twin.cluster), gone)
+        changes += plane.forget(state_dir(twin.cluster), gone + gone_devices)
     changes += remove_namespaces(gone)
     _write_state(twin, previous)
     changes += _raise_neigh_limits(twin)
@@ -120,12 +121,16 @@ def _mgmt_planes(twin):
         ns = twin.namespaces[name]
         if ns.mgmt_plane:
             nos_name, model_name, native = ns.mgmt_plane
-            by_nos.setdefault(nos_name, []).append((name, model_name, native))
+            by_nos.setdefault((nos_name, True), []).append((name, model_name, native))
+    # Devices without a namespace of their own: their plane runs with no dataplane to program.
+    for name in sorted(twin.device_planes):
+        nos_name, model_name, native = twin.device_planes[name]
+        by_nos.setdefault((nos_name, False), []).append((name, model_name, native))
     changes = []
-    for nos_name, switches in sorted(by_nos.items()):
+    for (nos_name, namespaced), switches in sorted(by_nos.items()):
         plane = home(nos_name).twin_plane()
         try:
-            changes += plane.apply(state_dir(twin.cluster), switches)
+            changes += plane.apply(state_dir(twin.cluster), switches, namespaced=namespaced)
         except plane.PlaneError as exc:
             raise TwinError(str(exc))
     return changes
@@ -357,7 +362,7 @@ def down(cluster, extra_namespaces=()):
     names = set(state.get("namespaces", ())) | set(extra_namespaces)
     changes = []
     for plane in _planes():
-        changes += plane.remove(state_dir(cluster), sorted(names))
+        changes += plane.remove(state_dir(cluster), sorted(names | set(state.get("devices", ()))))
     changes += network.delete_namespaces(names)
     for ns in sorted(names):
         for path in (daemons.frr_dir(ns), daemons.frr_run_dir(ns)):

@@ -88,6 +88,9 @@ class Twin:
         self.oob_ns = cluster + "-oob"
         self.namespaces = {}
         self.veths = []
+        # {device: (nos, model name, rendered config)} of devices with a management plane but no namespace of
+        # their own (the OOB switches, which the twin stands in for with one bridge in oob_ns).
+        self.device_planes = {}
 
     def ns(self, name, role):
         if name not in self.namespaces:
@@ -259,8 +262,11 @@ def build_twin(plan, files):
             if getattr(plane, "SELF_APPLYING", False):
                 raise TwinError("%s: the twin stands in for the OOB switch with a bridge built from its rendered "
                                 "configuration, which nos: %s does not give it (docs/twin.md)" % (dev.name, dev.nos))
-            for found in layout_of(dev, files)[1]["bridges"].values():
+            lay = layout_of(dev, files)[1]
+            for found in lay["bridges"].values():
                 oob_addrs.extend(found)
+            # Its management plane runs beside the bridge, outside any namespace (no dataplane of its own).
+            twin.device_planes[dev.name] = (dev.nos, dev.model.name, lay["native"])
             continue
         if dev.role == "gpu_server":
             ns = _server(twin, dev, files)

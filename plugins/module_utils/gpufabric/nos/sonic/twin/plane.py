@@ -109,8 +109,10 @@ def _write_commands():
     return changed
 
 
-def apply(state_dir, switches):
-    """Start what is missing: ``switches`` is [(host, model name, config_db)]. Returns the changes made."""
+def apply(state_dir, switches, namespaced=True):
+    """Start what is missing: ``switches`` is [(host, model name, config_db)]. Returns the changes made.
+    ``namespaced`` False: switches with no namespace of their own (the OOB switches, one bridge of the twin): their
+    redis listens on its unix socket only and their CONFIG_DB programs no dataplane."""
     changes = []
     problem = redis_db.missing()
     if problem:
@@ -124,8 +126,8 @@ def apply(state_dir, switches):
         if netns_env.write(state_dir, host, binds=[(etc, ETC_ROOT)], path=[BIN_DIR]):
             changes.append("%s: its /etc/sonic and SONiC's commands given to the netns connection" % host)
         redis_db.switch_files(etc, run, facts["asic_type"], BUILD_VERSION, yang_models(),
-                              config_db=boot_config(config_db, facts), dataplane=True)
-        if redis_db.start(run, netns=host):
+                              config_db=boot_config(config_db, facts), dataplane=namespaced)
+        if redis_db.start(run, netns=host if namespaced else None):
             with open(os.path.join(etc, "config_db.json"), encoding="utf-8") as f:
                 RedisConfigDb(redis_db.paths(run)["socket"]).load(json.load(f))
             changes.append("%s: redis started, CONFIG_DB loaded from /etc/sonic/config_db.json" % host)
