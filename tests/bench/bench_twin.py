@@ -1,4 +1,5 @@
-"""Virtual twin timings for `make bench`: the lab up and converged, its teardown, inventories/twin-256
+"""Virtual twin timings for `make bench`: the lab up and converged (with every SONiC switch's management plane:
+its redis, whose memory is reported), its teardown, inventories/twin-256
 (32 servers, 256 GPUs) and the largest twin benchmarked here (inventories/twin-2048: 256 servers, 2,048
 GPUs, 397 namespaces), each built from nothing, checked against the plan and removed.
 
@@ -12,6 +13,28 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "plugins", "module_utils"))
 
 
+def _rss_mib(pid_files):
+    """Sum of the resident memory of the processes named by ``pid_files`` (MiB) and how many run."""
+    total, count = 0, 0
+    for path in pid_files:
+        try:
+            with open(path) as f:
+                pid = int(f.read().strip())
+            with open("/proc/%d/status" % pid) as f:
+                total += next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+            count += 1
+        except (OSError, ValueError, StopIteration):
+            continue
+    return total / 1024.0, count
+
+
+def _planes_memory(cluster):
+    """The management planes' redis-servers of a running twin (each switch's run directory)."""
+    import glob
+    from gpufabric import twin
+    return _rss_mib(glob.glob(os.path.join(twin.state_dir(cluster), "*", "redis.pid")))
+
+
 def _cycle(name):
     from gpufabric import build, plan as planning, specfile, twin
     plan = planning.build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", name, name + ".topology.yml")))
@@ -19,6 +42,7 @@ def _cycle(name):
     twin.down(wanted.cluster, wanted.namespaces)
     try:
         up = twin.up(wanted, timeout=300)
+        up["planes"] = _planes_memory(wanted.cluster)
         again = twin.up(wanted, wait=False)
         t = time.perf_counter()
         results = twin.verify(plan)["results"]
@@ -43,6 +67,10 @@ def bench_twin():
             name, plan.summary["gpus"], len(wanted.namespaces), len(wanted.veths))
         rows.append((what + ": up and converged", "%.1f s (BGP converged %.1f s after setup)" % (up["seconds"], up["converged"]),
                      target))
+        mib, count = up["planes"]
+        rows.append((what + ": SONiC management planes (redis with CONFIG_DB, one a switch)",
+                     "%d redis-servers, %.0f MiB resident in all (%.1f MiB a switch); included in the times above"
+                     % (count, mib, mib / count if count else 0), "bounded memory (64 MB cap a switch)"))
         rows.append((what + ": second apply", "%.1f s, %d changes" % (again["seconds"], len(again["changes"])), "0 changes"))
         rows.append((what + ": checks against the plan", "validation runner: %d results, %d failed, %.1f s" % (len(results), failed, verify_s),
                      "0 failed"))
