@@ -56,7 +56,7 @@ def etc_dir(host):
 def yang_models():
     if os.environ.get(YANG_ENV):
         return os.environ[YANG_ENV]
-    here = os.path.dirname(os.path.abspath(__file__))
+    here = os.path.dirname(os.path.realpath(__file__))   # through the collection link to the checkout
     for up in range(5, 9):
         candidate = os.path.join(here, *([".."] * up), "shared", "sonic-reference", "yang-models")
         if os.path.isdir(candidate):
