@@ -1,6 +1,7 @@
 """Test setup shared by every tier: the core library is importable as ``gpufabric`` without Ansible."""
 import json
 import os
+import subprocess
 import sys
 
 import pytest
@@ -62,3 +63,13 @@ def lab_leaf_config_db():
         config = json.load(f)
     config["DEVICE_METADATA"]["localhost"].update(hwsku="DellEMC-Z9332f-O32", platform="x86_64-dellemc_z9332f_d1508-r0")
     return config
+
+
+def ansible_playbook(*args, inventory_plugins="gpucluster.fabric.topology,yaml", timeout=600):
+    """``ansible-playbook args...`` from the checkout with its ansible.cfg, no colour; the CompletedProcess (text).
+    ``inventory_plugins`` None keeps ansible.cfg's list."""
+    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"), ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0")
+    if inventory_plugins:
+        env["ANSIBLE_INVENTORY_ENABLED"] = inventory_plugins
+    return subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook")] + list(args), cwd=ROOT,
+                          env=env, check=False, capture_output=True, text=True, timeout=timeout)

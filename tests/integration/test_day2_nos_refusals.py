@@ -3,21 +3,16 @@ playbook a NOS's deploy role does not serve yet refuses that switch in one line 
 changed (tenants.yml and spare.yml on Cumulus rail leaves; deploy.yml on a switch in no nos_<nos> group).
 Offline: the local connection, no twin; every run stops at its refusal."""
 import os
-import subprocess
 import sys
 
 import yaml
 
-from conftest import ROOT
+from conftest import ROOT, ansible_playbook
 
-BIN = os.path.dirname(sys.executable)
 
 
 def playbook(*args):
-    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"), ANSIBLE_NOCOLOR="1",
-               ANSIBLE_FORCE_COLOR="0", ANSIBLE_INVENTORY_ENABLED="gpucluster.fabric.topology,yaml")
-    return subprocess.run([os.path.join(BIN, "ansible-playbook")] + list(args), cwd=ROOT, env=env, check=False,
-                          capture_output=True, text=True, timeout=600)
+    return ansible_playbook(*args)
 
 
 def _inventory(tmp_path, spares=0):

@@ -6,22 +6,17 @@ local connection, vtysh is a script printing a BGP summary and the reload fails,
 it went and is never really changed. The drain itself, under traffic, is tests/twin/test_deploy_traffic.py."""
 import json
 import os
-import subprocess
 import sys
 
 import pytest
 import yaml
 
-from conftest import ROOT, load_example
+from conftest import ROOT, ansible_playbook, load_example
 
-BIN = os.path.dirname(sys.executable)
 
 
 def playbook(*args):
-    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"), ANSIBLE_NOCOLOR="1",
-               ANSIBLE_FORCE_COLOR="0", ANSIBLE_INVENTORY_ENABLED="gpucluster.fabric.topology,yaml")
-    return subprocess.run([os.path.join(BIN, "ansible-playbook")] + list(args), cwd=ROOT, env=env, check=False,
-                          capture_output=True, text=True, timeout=600)
+    return ansible_playbook(*args)
 
 
 @pytest.fixture(scope="module")

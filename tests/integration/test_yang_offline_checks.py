@@ -2,25 +2,19 @@
 on the controller, before anything is written or the switch is touched."""
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 
-from conftest import ROOT, YANG_MODELS, needs_sonic_yang
+from conftest import ROOT, YANG_MODELS, ansible_playbook, needs_sonic_yang
 
 needs_sonic_yang()
 
-BIN = os.path.dirname(sys.executable)
 LAB_SPEC = os.path.join(ROOT, "inventories", "lab", "lab.topology.yml")
 HOST = "lab-r0-leaf01"
 
 
 def playbook(*args):
-    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"), ANSIBLE_NOCOLOR="1",
-               ANSIBLE_FORCE_COLOR="0")
-    return subprocess.run([os.path.join(BIN, "ansible-playbook")] + list(args), cwd=ROOT, env=env, check=False,
-                          capture_output=True, text=True, timeout=600)
+    return ansible_playbook(*args, inventory_plugins=None)
 
 
 @pytest.fixture(scope="module")

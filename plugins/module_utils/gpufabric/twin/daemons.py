@@ -51,8 +51,9 @@ def _owned_by_frr(path, mode):
     os.chmod(path, mode)
 
 
-def write_if_changed(path, text, mode=0o644):
-    """Write ``text`` to ``path`` (owned by frr, ``mode``) in one rename; False when it already held it."""
+def write_if_changed(path, text, mode=0o644, owner="frr"):
+    """Write ``text`` to ``path`` (``mode``, owned by user and group ``owner`` when given and present) in one
+    rename; False when it already held it."""
     try:
         with open(path) as f:
             if f.read() == text:
@@ -64,7 +65,8 @@ def write_if_changed(path, text, mode=0o644):
         f.write(text)
     os.chmod(tmp, mode)
     try:
-        os.chown(tmp, pwd.getpwnam("frr").pw_uid, grp.getgrnam("frr").gr_gid)
+        if owner:
+            os.chown(tmp, pwd.getpwnam(owner).pw_uid, grp.getgrnam(owner).gr_gid)
     except KeyError:
         pass
     os.rename(tmp, path)

@@ -12,6 +12,8 @@ plane's ``forget``).
 import json
 import os
 
+from . import daemons
+
 FILE = "netns-env.json"
 
 
@@ -24,17 +26,8 @@ def write(state_dir, host, binds=(), path=()):
     whether the file changed."""
     text = json.dumps({"binds": [list(b) for b in binds], "path": list(path)}, indent=1, sort_keys=True) + "\n"
     target = path_of(state_dir, host)
-    try:
-        with open(target, encoding="utf-8") as f:
-            if f.read() == text:
-                return False
-    except OSError:
-        pass
     os.makedirs(os.path.dirname(target), exist_ok=True)
-    with open(target + ".tmp", "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(target + ".tmp", target)
-    return True
+    return daemons.write_if_changed(target, text, 0o644, owner=None)
 
 
 def remove(state_dir, host):

@@ -21,6 +21,8 @@ import sys
 import threading
 import time
 
+from ....twin import daemons
+
 # The twin's desired state (twin/desired.py) asks these: a Cumulus switch applies its own configuration.
 SELF_APPLYING = True
 CONFIG_FILE = "startup.yaml"
@@ -61,15 +63,7 @@ def _write_commands():
     text = ("#!%s\n# NVUE's nv on a Cumulus switch of the twin (gpufabric nos/cumulus/twin/nv_cli.py).\nimport sys\n"
             "sys.path.insert(0, %r)\nfrom gpufabric.nos.cumulus.twin.nv_cli import main\nsys.exit(main(sys.argv[1:]))\n"
             % (sys.executable, _module_utils()))
-    path = os.path.join(BIN_DIR, "nv")
-    try:
-        with open(path, encoding="utf-8") as f:
-            if f.read() == text:
-                return False
-    except OSError:
-        pass
-    _write(path, text, 0o755)
-    return True
+    return daemons.write_if_changed(os.path.join(BIN_DIR, "nv"), text, 0o755, owner=None)
 
 
 def empty_frr_conf(host):
