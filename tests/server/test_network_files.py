@@ -1,11 +1,15 @@
-"""The network stage installs the build's files for the stack the host runs (detected), with the modes each stack
-wants, and a second run changes nothing. Live addressing is left to test_rail_routing_netns.py (root)."""
+"""The network stage installs the files of the stack the host runs (detected), rendered from the build's
+structured.yml, with the modes each stack wants, and a second run changes nothing. Live addressing is left to
+test_rail_routing_netns.py (root)."""
 import json
 import os
 import stat
 import sys
 
 import pytest
+import yaml
+
+from gpufabric.render.linux_host import network_files
 
 from server_helpers import play_stats, run_playbook
 
@@ -32,10 +36,12 @@ def test_detected_stack_gets_the_built_files(stack, lab_build, tmp_path):
     args = ["playbooks/gpu_server.yml", "--limit", HOST, "-c", "local", "--tags", "network",
             "-e", "@%s" % (tmp_path / "vars.json")]
     assert play_stats(run_playbook(args))[HOST]["changed"] > 0
-    built = os.path.join(lab_build, "lab", "servers", HOST, stack)
-    for name in os.listdir(built):
+    with open(os.path.join(lab_build, "lab", "servers", HOST, "structured.yml"), encoding="utf-8") as f:
+        expected = network_files(yaml.safe_load(f), stack)
+    assert sorted(os.listdir(dirs[stack])) == sorted(list(expected) + (["50-cloud-init.yaml"] if stack == "netplan" else []))
+    for name, text in expected.items():
         installed = dirs[stack] / name
-        assert installed.read_text() == open(os.path.join(built, name), encoding="utf-8").read()
+        assert installed.read_text() == text
         mode = stat.S_IMODE(installed.stat().st_mode)
         assert mode == (0o644 if stack == "networkd" else 0o600), (name, oct(mode))
     others = [d for s, d in dirs.items() if s != stack]

@@ -1,7 +1,9 @@
 """Whole builds (plan, switch configs, documentation), byte for byte, against
 tests/golden/<cluster>/rendered/: the lab (rail_optimized, two tiers, frontend), a three-tier
 rail_planes fabric, a rail_only one, a top_of_rack one, the lab on Cumulus Linux and a mixed lab (Cumulus
-backend, SONiC frontend); and the build's atomic, idempotent write.
+backend, SONiC frontend); and the build's atomic, idempotent write. A server's network files, which the
+gpu_server role renders from its structured.yml for the stack the host runs, are compared as
+servers/<host>/<stack>/<file>, rendered from the structured.yml the build wrote.
 
 Regenerate after a reviewed change of output: `make golden` (GOLDEN_UPDATE=1). SVG files are left
 out: their bytes depend on the Graphviz version; their DOT sources are compared.
@@ -15,6 +17,7 @@ import yaml
 from conftest import ROOT, load_example
 from gpufabric.build import diff_order, render_all, render_structured, structured, unified_diffs, write_build
 from gpufabric.plan import build_plan
+from gpufabric.render.linux_host import NETWORK_STACKS, network_files
 
 GOLDEN_BUILDS = ("lab", "planes-3tier-small", "railonly-small", "tor-lab", "th5-lab", "cumulus-lab", "mixed-lab")
 
@@ -35,6 +38,11 @@ def test_build_matches_the_golden_files(name):
     root = os.path.join(ROOT, "tests", "golden", name, "rendered")
     files = {rel: text for rel, text in render_all(build_plan(load_example(name))).items()
              if not rel.endswith(".svg")}
+    for rel in [r for r in files if r.startswith("servers/") and r.endswith("/structured.yml")]:
+        cfg = yaml.safe_load(files[rel])
+        for stack in NETWORK_STACKS:
+            files.update({os.path.join(os.path.dirname(rel), stack, file): text
+                          for file, text in network_files(cfg, stack).items()})
     if os.environ.get("GOLDEN_UPDATE"):
         shutil.rmtree(root, ignore_errors=True)
         for rel, text in files.items():

@@ -9,6 +9,7 @@ from conftest import load_example
 from gpufabric.build import render_all, render_servers, servers, structured
 from gpufabric.errors import SpecError
 from gpufabric.plan import build_plan
+from gpufabric.render.linux_host import NETWORK_STACKS, network_files
 from gpufabric.structured.server import schema_errors, server_configs
 from gpufabric.twin.desired import build_twin
 from gpufabric.validate.expect import Expectation
@@ -93,20 +94,27 @@ def test_rail_designs_keep_nccl_on_its_rail():
 def test_each_network_stack_gets_the_same_routing(lab_servers):
     files = render_servers(_plan())
     host = "servers/lab-gpu0003/"
-    cfg = lab_servers["lab-gpu0003"]
+    # The build writes one document per server; the role renders the host's stack from it as read back.
+    assert sorted(n[len(host):] for n in files if n.startswith(host)) == [
+        "nccl.conf", "structured.yml", "sysctl/60-gpufabric.conf", "systemd/gpufabric-roce.service"]
+    cfg = yaml.safe_load(files[host + "structured.yml"])
+    assert {stack: network_files(cfg, stack) for stack in NETWORK_STACKS} == {
+        stack: network_files(lab_servers["lab-gpu0003"], stack) for stack in NETWORK_STACKS}
     nic = cfg["nics"][4]
-    networkd = files[host + "networkd/20-gpufabric-%s.network" % nic["name"]]
+    networkd = network_files(cfg, "networkd")["20-gpufabric-%s.network" % nic["name"]]
     assert "Address=%s\n" % nic["cidr"] in networkd and "Gateway=%s\nTable=%d" % (nic["gateway"], nic["table"]) in networkd
     assert "From=%s/32\nTable=%d\nPriority=%d" % (nic["address"], nic["table"], nic["priority"]) in networkd
-    netplan = yaml.safe_load(files[host + "netplan/60-gpufabric.yaml"])["network"]
+    netplan = yaml.safe_load(network_files(cfg, "netplan")["60-gpufabric.yaml"])["network"]
     assert netplan["ethernets"][nic["name"]]["routing-policy"] == [
         {"from": nic["address"] + "/32", "table": nic["table"], "priority": nic["priority"]}]
     assert netplan["bonds"]["bond0"]["interfaces"] == cfg["frontend"]["members"]
-    keyfile = files[host + "NetworkManager/gpufabric-%s.nmconnection" % nic["name"]]
+    keyfile = network_files(cfg, "NetworkManager")["gpufabric-%s.nmconnection" % nic["name"]]
     assert "route2=0.0.0.0/0,%s\nroute2_options=table=%d\n" % (nic["gateway"], nic["table"]) in keyfile
     assert "routing-rule1=priority %d from %s/32 table %d" % (nic["priority"], nic["address"], nic["table"]) in keyfile
     sysctl = files[host + "sysctl/60-gpufabric.conf"]
     assert "net.ipv4.conf.%s.rp_filter = 2\n" % nic["name"] in sysctl
+    with pytest.raises(ValueError, match=r"^network stack 'ifupdown': expected one of networkd, netplan, NetworkManager$"):
+        network_files(cfg, "ifupdown")
 
 
 def test_the_twin_servers_route_as_the_build_says(lab_servers):

@@ -1,7 +1,7 @@
-"""Every file of one GPU server, from its structured config: the network stacks' files, sysctls, the NCCL
-environment and the boot-time RoCE unit. The build writes them under build/<cluster>/servers/<host>/; the
-gpu_server role installs them."""
-import os
+"""The files of one GPU server, from its structured config. The build writes four under
+build/<cluster>/servers/<host>/ (the structured config, sysctls, the NCCL environment, the boot-time RoCE unit);
+the files of the host's network stack are rendered from the structured config when the gpu_server role installs
+them (network_files), so the build does not write three forms of one network for every server."""
 
 from ..server import nccl, roce
 from . import yaml_text
@@ -57,11 +57,18 @@ def roce_unit(cfg):
     return "\n".join(lines)
 
 
+# The Linux network stacks the gpu_server role installs for, each by the name the role chooses it by.
+NETWORK_STACKS = {"networkd": networkd, "netplan": netplan, "NetworkManager": networkmanager}
+
+
 def render_server(cfg):
-    """{path relative to the host's build directory: text}."""
-    out = {"structured.yml": yaml_text.dump(cfg), "nccl.conf": HEADER + nccl.render(cfg["nccl"]["env"]),
-           "sysctl/60-gpufabric.conf": sysctl_conf(cfg), "systemd/" + ROCE_UNIT: roce_unit(cfg)}
-    for folder, files in (("networkd", networkd(cfg)), ("netplan", netplan(cfg)),
-                          ("NetworkManager", networkmanager(cfg))):
-        out.update({os.path.join(folder, name): text for name, text in files.items()})
-    return out
+    """{path relative to the host's build directory: text}: what the build writes for one server."""
+    return {"structured.yml": yaml_text.dump(cfg), "nccl.conf": HEADER + nccl.render(cfg["nccl"]["env"]),
+            "sysctl/60-gpufabric.conf": sysctl_conf(cfg), "systemd/" + ROCE_UNIT: roce_unit(cfg)}
+
+
+def network_files(cfg, stack):
+    """{file name: text} of one network stack (a NETWORK_STACKS key) for the server of this structured config."""
+    if stack not in NETWORK_STACKS:
+        raise ValueError("network stack %r: expected one of %s" % (stack, ", ".join(NETWORK_STACKS)))
+    return NETWORK_STACKS[stack](cfg)
