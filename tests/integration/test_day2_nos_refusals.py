@@ -10,7 +10,6 @@ import yaml
 from conftest import ROOT, ansible_playbook
 
 
-
 def playbook(*args):
     return ansible_playbook(*args)
 

@@ -14,7 +14,6 @@ import yaml
 from conftest import ROOT, ansible_playbook, load_example
 
 
-
 def playbook(*args):
     return ansible_playbook(*args)
 
