@@ -1,7 +1,8 @@
 """sonic_deploy's CONFIG_DB half on a twin leaf, through SONiC's own commands (nos/sonic/twin): the role reads
 `show runningconfiguration all`, takes `config checkpoint`, runs `config replace` and `config save -y`; a
 second run changes nothing; a change whose BGP gate fails is rolled back with `config rollback`, CONFIG_DB
-equal to the checkpoint again.
+equal to the checkpoint again; an MTU change reaches the leaf's links only through CONFIG_DB (PORT rows), and the
+validation sees it on traffic (full-size echoes across the leaf are dropped, small ones pass).
 
 Needs root, FRR, lldpd and redis-server (`make setup`); skipped with the reason otherwise. About 2 minutes;
 run under the twin lock (`flock /tmp/gpufabric-twin.lock pytest tests/twin/test_sonic_configdb_twin.py`).
@@ -140,3 +141,41 @@ def test_buffer_profile_change_stops_before_the_checkpoint_with_gcus_refusal(lab
             "field_operation_validators.buffer_profile_config_update_validator returned False") in proc.stdout
     assert not os.path.exists(CHECKPOINT)
     assert configdb().get_config() == before
+
+
+def test_an_uplink_mtu_change_reaches_the_links_through_configdb_and_validation_sees_it_on_traffic(lab, tmp_path):
+    plan, _wanted = lab
+    uplinks = sorted(end.port for end in plan.device(LEAF).bgp_ends())
+
+    def small_uplinks(directory, _files):
+        path = directory / "devices" / LEAF / "config_db.json"
+        config = json.loads(path.read_text())
+        for port in uplinks:
+            config["PORT"][port]["mtu"] = "1500"
+        path.write_text(json.dumps(config))
+
+    def link_mtus():
+        links = json.loads(subprocess.run(["ip", "-n", LEAF, "-j", "link", "show"], capture_output=True, text=True,
+                                          check=True).stdout)
+        return {link["ifname"]: link["mtu"] for link in links if link["ifname"] in uplinks}
+
+    checks = ["mtu", "rail_reachability", "path_mtu"]
+    write_build(plan, tmp_path / "small", small_uplinks)
+    proc, changed = deploy(tmp_path / "small", tmp_path)
+    assert proc.returncode == 0 and changed, proc.stdout[-3000:]
+    assert link_mtus() == dict.fromkeys(uplinks, 1500)      # config replace -> PORT rows -> the links (portsorch)
+    failed = [r for r in twin.verify(plan, include=checks)["results"] if r.status != "PASS"]
+    assert sorted((r.check, r.device, r.object) for r in failed if r.check == "mtu") == [
+        ("mtu", LEAF, port) for port in uplinks]
+    # Full-size echoes whose path crosses the leaf's uplinks get no answer; small ones on the same paths do.
+    dropped = [r for r in failed if r.check == "path_mtu"]
+    assert dropped and all(r.message.endswith("has an MTU below 9000; see the mtu check") for r in dropped)
+    served = {end.peer.name for end in (link.end(plan.device(LEAF)) for link in plan.device(LEAF).links)
+              if end.peer.role == "gpu_server"}
+    assert {r.device for r in dropped} >= served and [r for r in failed if r.check == "rail_reachability"] == []
+
+    write_build(plan, tmp_path / "planned")
+    proc, changed = deploy(tmp_path / "planned", tmp_path)
+    assert proc.returncode == 0 and changed, proc.stdout[-3000:]
+    assert set(link_mtus().values()) == {9216}
+    assert [r for r in twin.verify(plan, include=checks)["results"] if r.status != "PASS"] == []

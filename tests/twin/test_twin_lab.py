@@ -63,6 +63,7 @@ def test_the_twin_passes_every_check_of_the_validation(lab):
     assert passed["bgp_sessions"] == 2 * routed
     assert passed["ecmp_width"] == leaves              # one result per leaf, over every remote summary
     assert passed["rail_reachability"] == servers * (servers - 1) * rails
+    assert passed["path_mtu"] == servers * rails             # a 9000-byte echo, DF, from every rail NIC
     assert passed["cabling"] >= 2 * sum(1 for link in plan.links if link.network == "backend")
 
 

@@ -47,17 +47,21 @@ def test_flow_counts_every_echo_and_its_reply_on_loopback():
 
 def test_probe_paces_its_echoes_below_the_kernels_receive_backlog(monkeypatch):
     # Thousands of peers: the echoes leave in bursts of at most BURST, with a read between two bursts.
-    bursts, current = [], [0]
+    bursts, current, options, sizes = [], [0], [], set()
 
     class FakeSocket:
         def __init__(self, *_args):
             pass
 
+        def setsockopt(self, level, option, value):
+            options.append((level, option, value))
+
         def bind(self, _addr):
             pass
 
-        def sendto(self, _data, _addr):
+        def sendto(self, data, _addr):
             current[0] += 1
+            sizes.add(len(data) + 20)  # the ICMP message plus the IP header the kernel adds
 
         def close(self):
             pass
@@ -69,7 +73,11 @@ def test_probe_paces_its_echoes_below_the_kernels_receive_backlog(monkeypatch):
 
     monkeypatch.setattr(probe.socket, "socket", FakeSocket)
     monkeypatch.setattr(probe.select, "select", fake_select)
-    pairs = [("10.0.0.1", "10.1.%d.%d" % (i // 250, i % 250)) for i in range(2040)]
+    pairs = [("10.0.0.1", "10.1.%d.%d" % (i // 250, i % 250)) for i in range(2039)] + [("10.0.0.1", "10.1.9.9/9000")]
     got = probe.probe(pairs, timeout=0.3, tries=1)
     assert set(got.values()) == {False}                 # nobody answers a fake socket
     assert max(bursts) == probe.BURST and sum(bursts) == len(pairs)
+    # Don't Fragment on every echo, whatever path MTU the host learnt (IP_MTU_DISCOVER = IP_PMTUDISC_PROBE),
+    # and the sized probe is a 9000-byte IP packet.
+    assert options == [(probe.socket.IPPROTO_IP, 10, 3)]
+    assert sizes == {20 + 8 + len(probe.PAYLOAD), 9000}

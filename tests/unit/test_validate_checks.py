@@ -243,6 +243,21 @@ def test_a_rail_nic_that_does_not_reach_its_rail_fails_naming_both_ends(lab):
     assert "lab-gpu0001 rail" in got[0][1] and "-> lab-gpu" in got[0][1]
 
 
+def test_a_path_that_drops_full_size_frames_fails_path_mtu_only(lab):
+    plan, states = lab
+    states = copy.deepcopy(states)
+    from gpufabric.validate.expect import Expectation
+    probes = Expectation(plan).mtu_probes("lab-gpu0001")
+    # One per rail NIC, at the NIC's MTU, to the same rail under another leaf (through a spine).
+    assert len(probes) == 8 and {size for _s, _d, size, _l in probes} == {9000}
+    src, dst, size, label = probes[2]
+    assert label.startswith("lab-gpu0001 rail 2 -> lab-gpu") and label.endswith(", 9000 bytes, DF")
+    states["lab-gpu0001"].reach["%s>%s/%d" % (src, dst, size)] = False
+    got = [(r.check, r.device, r.object, r.message) for r in failures(run(plan, states))]
+    assert got == [("path_mtu", "lab-gpu0001", label, label + ": no answer, while a small echo on the same path is "
+                    "answered: a port on the path (or the far NIC) has an MTU below 9000; see the mtu check")]
+
+
 def test_reach_probes_cover_the_same_rail_of_every_other_server(lab):
     from gpufabric.validate.expect import Expectation
     probes = Expectation(lab[0]).reach_probes("lab-gpu0001")

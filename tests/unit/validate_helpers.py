@@ -41,6 +41,7 @@ def healthy_states(plan, networks=("backend",)):
                                            "dev": nic.name}]
             st.nic_qos = {nic.name: {"trust": "dscp", "pfc": [3], "ecn": [3]} for nic in expect.server_nics(dev.name)}
             st.reach = {"%s>%s" % (src, dst): wanted for src, dst, wanted, _label in expect.reach_probes(dev.name)}
+            st.reach.update(("%s>%s/%d" % (src, dst, size), True) for src, dst, size, _l in expect.mtu_probes(dev.name))
         else:
             neighbors = expect.bgp_neighbors(dev.name)
             st.bgp = {"local_as": dev.asn, "peers": {ip: {"state": "Established", "remote_as": n["remote_as"],

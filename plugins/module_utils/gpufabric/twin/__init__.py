@@ -276,12 +276,13 @@ def apply_port_acls(twin):
     return nftables.apply(wanted)
 
 
-def verify(plan, networks=("backend", "frontend")):
+def verify(plan, networks=("backend", "frontend"), include=None):
     """The running twin against the plan: the validation runner (validate/) over the netns transport,
-    the same checks a real fabric gets. Sources a twin lacks (a NOS's own configuration database, optics) SKIP."""
+    the same checks a real fabric gets (``include``: only those). Sources a twin lacks (a NOS's own
+    configuration database, optics) SKIP."""
     cluster = plan.summary["cluster"]
     transport = NetnsTransport(lldp_socket=lambda host: twin_lldp_socket(cluster, host))
-    return validate(plan, command_collector(lambda host: transport), networks=networks)
+    return validate(plan, command_collector(lambda host: transport), networks=networks, include=include)
 
 
 def _raise_neigh_limits(twin):

@@ -176,6 +176,24 @@ class Expectation:
                 out.append((src, dst, wanted, "%s rail %d -> %s rail %d" % (device, nic.rail, other, far.rail)))
         return out
 
+    def mtu_probes(self, device):
+        """[(source address, destination address, packet size, label)]: from each rail NIC of a server, one
+        echo of the NIC's planned MTU with Don't Fragment set, to a NIC its reach probes expect to answer, under
+        another leaf when there is one (so it crosses the leaf's uplinks and a spine), else under the same leaf."""
+        tenants = self._tenant_reach()
+        out = []
+        for nic in self.server_nics(device):
+            src = nic.ipv4.split("/")[0]
+            peers = [(other, far) for other, far in self._peers(device, nic, False) if far.rail == nic.rail and (
+                tenants is None or tenants[0].both_ways(tenants[1][(device, src)],
+                                                        tenants[1][(other, far.ipv4.split("/")[0])]))]
+            if not peers or not nic.mtu:
+                continue
+            other, far = next(((o, f) for o, f in peers if f.peer != nic.peer), peers[0])
+            out.append((src, far.ipv4.split("/")[0], nic.mtu, "%s rail %d -> %s rail %d, %d bytes, DF" % (
+                device, nic.rail, other, far.rail, nic.mtu)))
+        return out
+
     def _peers(self, device, nic, isolated):
         """[(server, Port)] that ``nic`` probes: every other server's NIC on its rail (every rail with rail
         planes), or a sample of them on a large fabric."""

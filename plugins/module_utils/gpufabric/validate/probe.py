@@ -1,6 +1,8 @@
 """ICMP reachability from inside a namespace, many probes in one process; and a steady flow for loss tests.
 
-Run as ``ip netns exec NS python3 probe.py TIMEOUT SRC=DST,DST ...``; prints JSON {"SRC>DST": true|false}.
+Run as ``ip netns exec NS python3 probe.py TIMEOUT SRC=DST,DST/SIZE ...``; prints JSON {"SRC>DST": true|false,
+"SRC>DST/SIZE": ...}. A destination with /SIZE gets an echo of SIZE bytes (the IP packet), and every echo
+leaves with Don't Fragment set, so a SIZE above a link's MTU on the path is not answered.
 ``ip netns exec NS python3 probe.py flow RATE SRC=DST ...`` sends RATE echoes per second on each pair, prints
 {"ready": true} once every pair has answered, and at SIGTERM or SIGINT
 {"SRC>DST": {"sent": n, "lost": [sequence numbers without a reply]}} (twin/traffic.py drives it).
@@ -24,9 +26,17 @@ def _checksum(data):
     return ~total & 0xFFFF
 
 
-def _echo(ident, seq):
+PAYLOAD = b"gpufabric-probe"
+IP_ICMP_HEADERS = 28
+# Linux's IP_MTU_DISCOVER value (linux/in.h) that sets Don't Fragment and sends up to the interface's MTU whatever
+# path MTU the host has learnt (ping -M probe): a "fragmentation needed" an earlier probe drew must not make the
+# next run fail before it sends, once the path is fixed.
+IP_PMTUDISC_PROBE = getattr(socket, "IP_PMTUDISC_PROBE", 3)
+
+
+def _echo(ident, seq, size=None):
     header = struct.pack("!BBHHH", 8, 0, 0, ident, seq)
-    payload = b"gpufabric-probe"
+    payload = PAYLOAD if size is None else PAYLOAD.ljust(max(len(PAYLOAD), size - IP_ICMP_HEADERS), b".")
     return struct.pack("!BBHHH", 8, 0, _checksum(header + payload), ident, seq) + payload
 
 
@@ -38,20 +48,29 @@ BURST = 100
 BURST_GAP = 0.005
 
 
+def _socket(src):
+    sock = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
+    try:
+        sock.setsockopt(socket.IPPROTO_IP, getattr(socket, "IP_MTU_DISCOVER", 10), IP_PMTUDISC_PROBE)
+        sock.bind((src, 0))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
 def probe(pairs, timeout=2.0, tries=3):
-    """{(src, dst): reachable} for ICMP echo from each source address to each destination."""
+    """{(src, dst): reachable} for ICMP echo from each source address to each destination; a destination
+    "ADDRESS/SIZE" is probed with an echo of SIZE bytes."""
     ident = os.getpid() & 0xFFFF
     sockets, pending = {}, {}
     seq = 0
     unbound = set()
     for src, dst in pairs:
         if src not in sockets and src not in unbound:
-            sock = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
             try:
-                sock.bind((src, 0))
-                sockets[src] = sock
+                sockets[src] = _socket(src)
             except OSError:     # the source address is gone: its probes fail, the others still run
-                sock.close()
                 unbound.add(src)
         seq += 1
         pending[(src, dst)] = seq
@@ -67,18 +86,19 @@ def probe(pairs, timeout=2.0, tries=3):
             unsent = [key for key in pending if key not in answered and key[0] in sockets]
             next_send = now + resend_every
         for src, dst in unsent[:BURST]:
+            address, _slash, size = dst.partition("/")
             try:
-                sockets[src].sendto(_echo(ident, pending[(src, dst)]), (dst, 0))
-            except OSError:
+                sockets[src].sendto(_echo(ident, pending[(src, dst)], int(size) if size else None), (address, 0))
+            except OSError:     # no route, or larger than the NIC's MTU (EMSGSIZE): not answered
                 pass
         del unsent[:BURST]
         ready, _w, _x = select.select(list(sockets.values()), [], [], BURST_GAP if unsent else 0.05)
         for sock in ready:
-            data, addr = sock.recvfrom(2048)
+            data, addr = sock.recvfrom(65535)
             ihl = (data[0] & 0x0F) * 4
             kind, _code, _sum, rid, rseq = struct.unpack("!BBHHH", data[ihl:ihl + 8])
             key = by_seq.get(rseq)
-            if kind == 0 and rid == ident and key and key[1] == addr[0]:
+            if kind == 0 and rid == ident and key and key[1].partition("/")[0] == addr[0]:
                 answered.add(key)
     for sock in sockets.values():
         sock.close()

@@ -20,7 +20,9 @@ def command_collector(transport_for):
     def collect(dev, sources, expect):
         nics = [p.name for p in expect.server_nics(dev.name)]
         # One probe per server covers every pair a check reads (rail reachability, tenant isolation).
-        pairs = [probe[:2] for probe in expect.reach_probes(dev.name)] if "reach" in sources else ()
+        pairs = ([probe[:2] for probe in expect.reach_probes(dev.name)]
+                 + [(src, "%s/%d" % (dst, size)) for src, dst, size, _l in expect.mtu_probes(dev.name)]
+                 if "reach" in sources else ())
         return collect_commands(transport_for(dev.name), dev.name, dev.role, sources, nics,
                                 probe_command(pairs) if pairs else None, nos_name=dev.nos)
     return collect

@@ -4,14 +4,14 @@ from .bgp import BgpSessions
 from .cabling import Cabling
 from .interfaces import InterfaceErrors, InterfaceSpeed, LinkState, Mtu, OpticsDom
 from .qos import QosBackendLinks, QosNicLeaf
-from .reachability import RailReachability
+from .reachability import PathMtu, RailReachability
 from .routing import EcmpWidth, LeafSummaries, RailIsolation
 from .servers import ServerAddressing, ServerPolicyRouting
 from .tenants import TenantIsolation
 
 CHECKS = [Cabling, LinkState, Mtu, InterfaceErrors, InterfaceSpeed, OpticsDom, BgpSessions, LeafSummaries,
           EcmpWidth, RailIsolation, QosBackendLinks, QosNicLeaf, ServerAddressing, ServerPolicyRouting, RailReachability,
-          TenantIsolation]
+          PathMtu, TenantIsolation]
 
 
 def select(include=None, exclude=None):
