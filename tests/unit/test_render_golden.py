@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, load_example
-from gpufabric.build import diff_order, render_all, render_structured, structured, unified_diffs, write_build
+from gpufabric.build import diff_order, render_all, render_structured, stream, structured, unified_diffs, write_build
 from gpufabric.plan import build_plan
 from gpufabric.render.linux_host import NETWORK_STACKS, network_files
 
@@ -59,6 +59,24 @@ def test_render_is_deterministic_across_plans():
     first = render_all(build_plan(load_example("lab")))
     assert render_all(build_plan(load_example("lab"))) == first
     assert list(first) == sorted(first)
+
+
+def test_forked_workers_render_the_files_one_process_renders():
+    plan = build_plan(load_example("lab"))
+    one = list(stream(plan, workers=1, batch=3))
+    forked = list(stream(plan, workers=2, batch=3))
+    assert len(forked) == len(one) and dict(forked) == dict(one) == render_all(plan)
+
+
+def test_a_job_that_fails_in_a_worker_fails_the_build_with_its_own_error(monkeypatch):
+    import gpufabric.build as build_module
+
+    def broken(_cfg):
+        raise ValueError("servers: broken on purpose")
+
+    monkeypatch.setattr(build_module, "render_server", broken)
+    with pytest.raises(ValueError, match="^servers: broken on purpose$"):
+        list(stream(build_plan(load_example("lab")), workers=2, batch=3))
 
 
 def test_structured_yaml_reads_back_as_the_structured_config():

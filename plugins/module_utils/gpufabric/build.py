@@ -128,45 +128,124 @@ def _batches(items, size=BATCH):
         yield items[i:i + size]
 
 
-def stream(plan, stages=None, devices=None, clock=None):
+def _jobs(plan, stages, devices, batch):
+    """[(weight, job)] of one build: each job a function returning ([(relative path, text)], {stage: [files,
+    seconds]}), together the whole build (or the ``stages`` and ``devices`` selected), BATCH switches or servers a
+    job; ``weight`` orders them, heaviest first, for workers."""
+    wanted = None if devices is None else set(devices)
+    jobs = []
+
+    def job(stage, render, *args):
+        def run():
+            started = time.perf_counter()
+            out = render(*args)
+            return list(out.items()), {stage: [len(out), time.perf_counter() - started]}
+        return run
+
+    if "plan" in stages and devices is None:
+        jobs.append((1, job("plan", plan_files, plan)))
+    if "structured" in stages or "configs" in stages:
+        ctx, drained = FabricContext(plan), drained_switches(plan)
+        switches = [dev for dev in plan.devices if dev.role in BUILDERS and (wanted is None or dev.name in wanted)]
+
+        def switch_job(group):
+            def run():
+                clock, out = {}, []
+                started = time.perf_counter()
+                cfgs = switch_configs(ctx, group, drained)
+                first = "structured" if "structured" in stages else "configs"
+                for stage, render, args in (("structured", _structured_texts, (cfgs,)),
+                                            ("configs", _switch_texts, (cfgs, plan.spec))):
+                    if stage in stages:
+                        texts = render(*args)
+                        out += texts.items()
+                        elapsed = time.perf_counter() - started
+                        files, seconds = clock.get(stage, [0, 0.0])
+                        clock[stage] = [files + len(texts), seconds + elapsed]
+                        started = time.perf_counter()
+                clock.setdefault(first, [0, 0.0])
+                return out, clock
+            return run
+
+        jobs += [(len(group), switch_job(group)) for group in _batches(switches, batch)]
+    if "servers" in stages:
+        def server_job(hosts):
+            def run():
+                started = time.perf_counter()
+                cfgs = next(server_config_batches(plan, None, hosts), {})
+                out = _server_texts(cfgs)
+                return list(out.items()), {"servers": [len(out), time.perf_counter() - started]}
+            return run
+
+        hosts = [dev.name for dev in plan.devices if dev.role == "gpu_server" and (wanted is None or dev.name in wanted)]
+        jobs += [(len(group) // 4, server_job(set(group))) for group in _batches(hosts, batch)]
+    if "docs" in stages and devices is None:
+        jobs.append((len(plan.devices), job("docs", render_docs, plan)))
+    return jobs
+
+
+# Jobs of the build being streamed, read by the forked workers (a job is a closure: it cannot be sent to them).
+_FORKED_JOBS = []
+
+
+def _run_forked(index):
+    try:
+        return index, _FORKED_JOBS[index]()
+    except Exception:  # noqa: BLE001 - the parent runs the job again itself, to raise the error as it is
+        return index, None
+
+
+def workers_for(jobs):
+    """How many processes render: GPUFABRIC_BUILD_WORKERS, else the CPUs this process may use (at most 4), and
+    1 below MIN_PARALLEL_JOBS jobs (a fork costs more than it saves there)."""
+    wanted = os.environ.get("GPUFABRIC_BUILD_WORKERS")
+    if wanted:
+        return max(1, int(wanted))
+    if len(jobs) < MIN_PARALLEL_JOBS:
+        return 1
+    return max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
+
+
+MIN_PARALLEL_JOBS = 8
+
+
+def stream(plan, stages=None, devices=None, clock=None, workers=None, batch=BATCH):
     """Yield (relative path, text) of every file of the build (or of the ``stages`` and ``devices``
-    selected), the same files and bytes as the STAGES renderers, switches and servers rendered BATCH
-    at a time, so that memory holds a batch and not the fabric. ``clock`` ({stage: [files, seconds]})
-    receives each stage's rendering time (not its consumer's)."""
+    selected), the same files and bytes as the STAGES renderers, switches and servers rendered ``batch``
+    at a time, so that memory holds a few batches and not the fabric. With more than one worker
+    (``workers``, default workers_for), forked processes render the batches and this one writes what they yield,
+    in the order they finish (the files are the same, their order is not). ``clock`` ({stage: [files,
+    seconds]}) receives each stage's rendering time, summed over the workers."""
     stages = list(stages or STAGES)
     clock = {} if clock is None else clock
     for name in stages:
         clock.setdefault(name, [0, 0.0])
+    jobs = _jobs(plan, stages, devices, batch)
+    workers = workers_for(jobs) if workers is None else workers
 
-    def timed(name, render, *args, files=True):
-        started = time.perf_counter()
-        out = render(*args)
-        clock[name][0] += len(out) if files else 0
-        clock[name][1] += time.perf_counter() - started
-        return out
+    def count(times):
+        for stage, (files, seconds) in times.items():
+            clock[stage][0] += files
+            clock[stage][1] += seconds
 
-    wanted = None if devices is None else set(devices)
-    if "plan" in stages and devices is None:
-        yield from timed("plan", plan_files, plan).items()
-    if "structured" in stages or "configs" in stages:
-        ctx, drained = FabricContext(plan), drained_switches(plan)
-        switches = [dev for dev in plan.devices if dev.role in BUILDERS and (wanted is None or dev.name in wanted)]
-        first = "structured" if "structured" in stages else "configs"
-        for batch in _batches(switches):
-            cfgs = timed(first, switch_configs, ctx, batch, drained, files=False)
-            if "structured" in stages:
-                yield from timed("structured", _structured_texts, cfgs).items()
-            if "configs" in stages:
-                yield from timed("configs", _switch_texts, cfgs, plan.spec).items()
-    if "servers" in stages:
-        batches = server_config_batches(plan, BATCH, wanted)
-        while True:
-            cfgs = timed("servers", next, batches, {}, files=False)
-            if not cfgs:
-                break
-            yield from timed("servers", _server_texts, cfgs).items()
-    if "docs" in stages and devices is None:
-        yield from timed("docs", render_docs, plan).items()
+    if workers <= 1:
+        for _weight, job in jobs:
+            out, times = job()
+            count(times)
+            yield from out
+        return
+    import multiprocessing
+
+    order = sorted(range(len(jobs)), key=lambda i: -jobs[i][0])
+    _FORKED_JOBS[:] = [job for _weight, job in jobs]
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            for index, done in pool.imap_unordered(_run_forked, order):
+                out, times = done if done is not None else jobs[index][1]()
+                count(times)
+                yield from out
+    finally:
+        _FORKED_JOBS[:] = []
 
 
 @allocation_heavy
@@ -423,8 +502,12 @@ def write_build(plan, build_root, check=False, devices=None, stages=None, result
             staging = tempfile.mkdtemp(dir=build_root, prefix="." + cluster + ".new-")
         tree = _Tree(target if exists else None, staging, DIFF_FILES if result is not None else 0)
         clock = {}
+        writing = 0.0   # this process's time adding files (hash, compare, write); rendering may run in workers
         for rel, text in stream(plan, stages, devices, clock):
+            began = time.perf_counter()
             tree.add(rel, text)
+            writing += time.perf_counter() - began
+        finishing = time.perf_counter()
         made = set(tree.entries)
         for rel in _list_tree(target, FOREIGN_SUBTREES) if exists else ():
             if rel in made:
@@ -460,7 +543,7 @@ def write_build(plan, build_root, check=False, devices=None, stages=None, result
             os.rename(target, previous)
         os.rename(staging, target)
         if progress:
-            progress("write", len(changed), time.perf_counter() - started - sum(s for _n, s in clock.values()))
+            progress("write", len(changed), writing + time.perf_counter() - finishing)
         return changed
     except BaseException:
         if staging is not None:

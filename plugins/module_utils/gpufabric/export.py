@@ -59,15 +59,16 @@ def groups_of(dev, be_pods=False, fe_pods=False):
     return groups
 
 
-def hostvars(plan):
-    """{host: {ansible_host, fabric}} in plan order: what plays need, not the whole plan."""
+def hostvars(plan, names=None):
+    """{host: {ansible_host, fabric}} in plan order (of the hosts in ``names``, a set, if given): what plays need,
+    not the whole plan."""
     mtus = _mtus(plan.spec)
     pods = plan.summary["backend"]["tiers"] >= 3
     fe_pods = plan.summary.get("frontend", {}).get("tiers") == 3
     mgmt_gateway = fmt(plan.mgmt_gateway)
     network_os = {name: ansible_network_os(name) for name in nos_names()}
     out = {}
-    for dev in plan.devices:
+    for dev in plan.devices if names is None else (d for d in plan.devices if d.name in names):
         fab = {"role": dev.role, "model": dev.model.name, "rack": dev.rack.name,
                "mgmt_ipv4": cidr(dev.mgmt, plan.mgmt_prefix), "mgmt_gateway": mgmt_gateway}
         if dev.nos is not None:

@@ -80,8 +80,8 @@ def server_config_batches(plan, size, wanted=None):
     ctx = FabricContext(plan)
     roce = {}  # one per server model: its NIC model adds its own firmware parameters
     batch = {}
-    for host, hv in hostvars(plan).items():
-        if hv["fabric"]["role"] != "gpu_server" or (wanted is not None and host not in wanted):
+    for host, hv in hostvars(plan, wanted).items():
+        if hv["fabric"]["role"] != "gpu_server":
             continue
         model = hv["fabric"]["model"]
         if model not in roce:
