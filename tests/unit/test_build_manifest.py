@@ -52,7 +52,7 @@ def test_unchanged_build_renders_nothing_and_touches_no_file(tmp_path, monkeypat
 
     def no_render(*_args, **_kwargs):
         raise AssertionError("an unchanged build rendered")
-    monkeypatch.setattr(build, "stream", no_render)
+    monkeypatch.setattr(build, "_jobs", no_render)
     changed, lines = notes(build_plan(load_example("lab")), tmp_path)
     assert changed == [] and stamps(tmp_path) == before
     assert any("unchanged" in line for line in lines)
@@ -89,8 +89,8 @@ def test_another_collection_version_renders_again(tmp_path, monkeypatch):
     before = stamps(tmp_path / "lab")
     monkeypatch.setattr(build_manifest, "COLLECTION_VERSION", "9.9.9")
     rendered = []
-    real = build.stream
-    monkeypatch.setattr(build, "stream", lambda *a, **k: rendered.append(1) or real(*a, **k))
+    real = build._jobs
+    monkeypatch.setattr(build, "_jobs", lambda *a, **k: rendered.append(1) or real(*a, **k))
     changed, lines = notes(plan, tmp_path)
     # Rendered again and compared: the same bytes, so no file is written; the manifest names the new version.
     assert rendered and changed == [] and any("other inputs" in line for line in lines)

@@ -68,6 +68,27 @@ def test_forked_workers_render_the_files_one_process_renders():
     assert len(forked) == len(one) and dict(forked) == dict(one) == render_all(plan)
 
 
+def test_forked_workers_write_the_build_one_process_writes(tmp_path, monkeypatch):
+    import gpufabric.build as build_module
+    plan = build_plan(load_example("lab"))
+    monkeypatch.setattr(build_module, "BATCH", 3)
+    monkeypatch.setenv("GPUFABRIC_BUILD_WORKERS", "1")
+    write_build(plan, str(tmp_path / "one"))
+    monkeypatch.setenv("GPUFABRIC_BUILD_WORKERS", "2")
+    result = {}
+    changed = write_build(plan, str(tmp_path / "forked"), result=result)
+    one, forked = _tree(str(tmp_path / "one" / "lab")), _tree(str(tmp_path / "forked" / "lab"))
+    manifest = ".build-manifest"
+    assert {k: v for k, v in forked.items() if k != manifest} == {k: v for k, v in one.items() if k != manifest}
+    assert changed == sorted(k for k in one if k != manifest) and len(result["new"]) == build_module.DIFF_FILES
+    assert write_build(plan, str(tmp_path / "forked")) == []          # the manifest the workers' entries made holds
+    (tmp_path / "forked" / "lab" / "devices" / "lab-spine01" / "frr.conf").write_text("edited\n")
+    assert write_build(plan, str(tmp_path / "forked")) == ["devices/lab-spine01/frr.conf"]
+    monkeypatch.setenv("GPUFABRIC_BUILD_WORKERS", "two")
+    with pytest.raises(ValueError, match="^GPUFABRIC_BUILD_WORKERS: 'two' is not a number of processes: give 1"):
+        write_build(plan, str(tmp_path / "forked"), check=True, devices=["lab-spine01"])
+
+
 def test_a_job_that_fails_in_a_worker_fails_the_build_with_its_own_error(monkeypatch):
     import gpufabric.build as build_module
 

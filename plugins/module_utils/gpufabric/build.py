@@ -19,6 +19,7 @@ from .nos import home, nos_of
 from .render import yaml_text
 from .render.linux_host import render_server
 from . import build_manifest
+from .errors import SpecError
 from .day2.drain import drained_switches
 from .structured import BUILDERS, FabricContext, structured_configs, switch_configs
 from .structured.switch import check_reader
@@ -184,15 +185,41 @@ def _jobs(plan, stages, devices, batch):
     return jobs
 
 
-# Jobs of the build being streamed, read by the forked workers (a job is a closure: it cannot be sent to them).
-_FORKED_JOBS = []
+# The jobs of the build being made and what a worker does with a job's files, read by the forked workers (they
+# are closures: they cannot be sent to them).
+_FORKED = {"jobs": [], "finish": None}
 
 
 def _run_forked(index):
     try:
-        return index, _FORKED_JOBS[index]()
+        out, times = _FORKED["jobs"][index]()
+        return index, (_FORKED["finish"](out), times)
     except Exception:  # noqa: BLE001 - the parent runs the job again itself, to raise the error as it is
         return index, None
+
+
+def _run_jobs(jobs, workers, finish):
+    """Yield (finish(files of a job), {stage: [files, seconds]}) for each of ``jobs``: here, one after the other,
+    with one worker; else in ``workers`` forked processes, the heaviest jobs first, yielded as they end. A job
+    that fails in a worker is run again here, so that its error is raised as it is."""
+    if workers <= 1:
+        for _weight, job in jobs:
+            out, times = job()
+            yield finish(out), times
+        return
+    import multiprocessing
+
+    order = sorted(range(len(jobs)), key=lambda i: -jobs[i][0])
+    _FORKED.update(jobs=[job for _weight, job in jobs], finish=finish)
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            for index, done in pool.imap_unordered(_run_forked, order):
+                if done is None:
+                    out, times = jobs[index][1]()
+                    done = finish(out), times
+                yield done
+    finally:
+        _FORKED.update(jobs=[], finish=None)
 
 
 def workers_for(jobs):
@@ -200,7 +227,10 @@ def workers_for(jobs):
     1 below MIN_PARALLEL_JOBS jobs (a fork costs more than it saves there)."""
     wanted = os.environ.get("GPUFABRIC_BUILD_WORKERS")
     if wanted:
-        return max(1, int(wanted))
+        if not wanted.strip().isdigit() or int(wanted) < 1:
+            raise SpecError("GPUFABRIC_BUILD_WORKERS", "%r is not a number of processes: give 1 (render in this "
+                            "process) or more" % wanted)
+        return int(wanted)
     if len(jobs) < MIN_PARALLEL_JOBS:
         return 1
     return max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
@@ -213,9 +243,9 @@ def stream(plan, stages=None, devices=None, clock=None, workers=None, batch=BATC
     """Yield (relative path, text) of every file of the build (or of the ``stages`` and ``devices``
     selected), the same files and bytes as the STAGES renderers, switches and servers rendered ``batch``
     at a time, so that memory holds a few batches and not the fabric. With more than one worker
-    (``workers``, default workers_for), forked processes render the batches and this one writes what they yield,
-    in the order they finish (the files are the same, their order is not). ``clock`` ({stage: [files,
-    seconds]}) receives each stage's rendering time, summed over the workers."""
+    (``workers``, default workers_for), forked processes render the batches, yielded in the order they end (the
+    files are the same, their order is not). ``clock`` ({stage: [files, seconds]}) receives each stage's rendering
+    time, summed over the workers."""
     stages = list(stages or STAGES)
     clock = {} if clock is None else clock
     for name in stages:
@@ -223,29 +253,48 @@ def stream(plan, stages=None, devices=None, clock=None, workers=None, batch=BATC
     jobs = _jobs(plan, stages, devices, batch)
     workers = workers_for(jobs) if workers is None else workers
 
-    def count(times):
-        for stage, (files, seconds) in times.items():
-            clock[stage][0] += files
-            clock[stage][1] += seconds
+    for out, times in _run_jobs(jobs, workers, lambda out: out):
+        _count(clock, times)
+        yield from out
 
+
+def _count(clock, times):
+    for stage, (files, seconds) in times.items():
+        files_before, seconds_before = clock.get(stage, [0, 0.0])
+        clock[stage] = [files_before + files, seconds_before + seconds]
+
+
+def _fill(tree, plan, stages, devices, clock, workers=None, batch=BATCH):
+    """Add every file of the build (as ``stream``) to ``tree``; with more than one worker, each forked worker
+    compares and writes the files of its jobs itself (into the same staging tree) and this process merges what
+    they report. Returns the seconds spent comparing and writing, summed over the processes."""
+    stages = list(stages or STAGES)
+    for name in stages:
+        clock.setdefault(name, [0, 0.0])
+    jobs = _jobs(plan, stages, devices, batch)
+    workers = workers_for(jobs) if workers is None else workers
+    writing = 0.0
     if workers <= 1:
-        for _weight, job in jobs:
-            out, times = job()
-            count(times)
-            yield from out
-        return
-    import multiprocessing
+        for out, times in _run_jobs(jobs, 1, lambda out: out):
+            _count(clock, times)
+            began = time.perf_counter()
+            for rel, text in out:
+                tree.add(rel, text)
+            writing += time.perf_counter() - began
+        return writing
 
-    order = sorted(range(len(jobs)), key=lambda i: -jobs[i][0])
-    _FORKED_JOBS[:] = [job for _weight, job in jobs]
-    try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            for index, done in pool.imap_unordered(_run_forked, order):
-                out, times = done if done is not None else jobs[index][1]()
-                count(times)
-                yield from out
-    finally:
-        _FORKED_JOBS[:] = []
+    def finish(out):
+        began = time.perf_counter()
+        part = tree.part()
+        for rel, text in out:
+            part.add(rel, text)
+        return part.report(), time.perf_counter() - began
+
+    for ((entries, changed), seconds), times in _run_jobs(jobs, workers, finish):
+        _count(clock, times)
+        tree.merge(entries, changed)
+        writing += seconds
+    return writing
 
 
 @allocation_heavy
@@ -366,6 +415,23 @@ class _Tree:
             return entry[0], st
         with open(path, "rb") as f:
             return build_manifest.content_hash(f.read()), st
+
+    def part(self):
+        """A tree for one job's files, in a forked worker: the same old build and staging tree, its own results."""
+        part = _Tree.__new__(_Tree)
+        part.old_root, part.staging, part.old, part.shown = self.old_root, self.staging, self.old, self.shown
+        part.entries, part.changed, part.made, part.new_texts = {}, [], set(self.made), {}
+        return part
+
+    def report(self):
+        """(manifest entries, [(changed path, its text when --diff shows texts)]) of a part."""
+        return self.entries, [(rel, self.new_texts.get(rel)) for rel in self.changed]
+
+    def merge(self, entries, changed):
+        """A part's report, made in a worker, into this tree."""
+        self.entries.update(entries)
+        for rel, text in changed:
+            self._changed(rel, text)
 
     def _changed(self, rel, text):
         self.changed.append(rel)
@@ -502,11 +568,7 @@ def write_build(plan, build_root, check=False, devices=None, stages=None, result
             staging = tempfile.mkdtemp(dir=build_root, prefix="." + cluster + ".new-")
         tree = _Tree(target if exists else None, staging, DIFF_FILES if result is not None else 0)
         clock = {}
-        writing = 0.0   # this process's time adding files (hash, compare, write); rendering may run in workers
-        for rel, text in stream(plan, stages, devices, clock):
-            began = time.perf_counter()
-            tree.add(rel, text)
-            writing += time.perf_counter() - began
+        writing = _fill(tree, plan, stages, devices, clock)
         finishing = time.perf_counter()
         made = set(tree.entries)
         for rel in _list_tree(target, FOREIGN_SUBTREES) if exists else ():
