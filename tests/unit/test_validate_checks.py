@@ -255,7 +255,8 @@ def test_a_path_that_drops_full_size_frames_fails_path_mtu_only(lab):
     states["lab-gpu0001"].reach["%s>%s/%d" % (src, dst, size)] = False
     got = [(r.check, r.device, r.object, r.message) for r in failures(run(plan, states))]
     assert got == [("path_mtu", "lab-gpu0001", label, label + ": no answer, while a small echo on the same path is "
-                    "answered: a port on the path (or the far NIC) has an MTU below 9000; see the mtu check")]
+                    "answered: a port on the path (this NIC, a switch port or the far NIC) has an MTU below 9000; "
+                    "see the mtu check")]
 
 
 def test_reach_probes_cover_the_same_rail_of_every_other_server(lab):

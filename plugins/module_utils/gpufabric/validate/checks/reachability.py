@@ -44,8 +44,8 @@ class PathMtu(Check):
                     results.append(self.result(dev.name, label, FAIL, "%s: the probe did not report it" % label))
                 elif small:
                     results.append(self.result(dev.name, label, FAIL, (
-                        "%s: no answer, while a small echo on the same path is answered: a port on the path (or "
-                        "the far NIC) has an MTU below %d; see the mtu check") % (label, size)))
+                        "%s: no answer, while a small echo on the same path is answered: a port on the path (this "
+                        "NIC, a switch port or the far NIC) has an MTU below %d; see the mtu check") % (label, size)))
                 else:
                     results.append(self.result(dev.name, label, FAIL, "%s: no answer (nor to a small echo: see "
                                                "rail_reachability)" % label))
