@@ -18,8 +18,8 @@ description:
     nothing more specific leaks), C(ecmp_width), C(rail_isolation) (rail_planes),
     C(qos_backend_links) and C(qos_nic_leaf) (PFC/ECN identical on both ends and as planned),
     C(server_addressing), C(server_policy_routing), C(rail_reachability) (ICMP from every rail NIC to the same
-    rail of every other server and, with rail planes or tenants, not across), C(path_mtu) (an echo of the NIC's MTU
-    with Don't Fragment set crosses the fabric and comes back).'
+    rail of every other server and, with rail planes or tenants, not across), C(path_mtu) (an echo as large as the NIC MTU,
+    with DF set, crosses the fabric and comes back).'
   - Each result is PASS, FAIL, SKIP (the device has no such source) or ERROR (collection failed) and names device,
     check and object. Reports are written to I(build_dir)/validation/<cluster>/ (outside I(build_dir)/<cluster>/,
     which a build replaces) as C(report.json), C(report.md) and C(junit.xml), with C(counters.json), the carrier
