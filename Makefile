@@ -100,8 +100,9 @@ integration: $(SETUP)
 # Tiers that need root (network namespaces): the GPU server stages against a Redfish emulator and
 # namespaces, the virtual twin of the lab, and fault injection on it. Each test skips with its
 # reason when not root or when FRR/lldpd are missing.
+# --durations: the slowest tests of the tier in every run's log (docs/performance.md, "Test tiers").
 system: $(SETUP)
-	pytest tests/server tests/twin tests/ztp -q
+	pytest tests/server tests/twin tests/ztp -q --durations=25
 
 # Molecule: twin up, deploy.yml's FRR part through the netns connection, idempotence, verify, destroy.
 molecule: $(SETUP)

@@ -28,6 +28,14 @@ ARGUMENT_SPEC = {
     "release": {"type": "str"},
     "state_file": {"type": "path"},
     "overwrite_changes": {"type": "bool", "default": False},
+    # The BGP gate (bgp_gate.py), over the switch's FRR through the connection: its structured config, the
+    # structured configs of its BGP neighbours (what each must send), which sessions it requires, how long it waits.
+    "device": {"type": "dict"},
+    "peers": {"type": "list", "elements": "dict", "default": []},
+    "bgp_gate": {"type": "str", "default": "auto", "choices": ["auto", "all", "established_before"]},
+    "bgp_timeout": {"type": "float", "default": 180.0},
+    "bgp_poll": {"type": "float", "default": 10.0},
+    "vtysh_command": {"type": "str", "default": "sudo vtysh"},
 }
 
 
@@ -83,8 +91,13 @@ class ActionModule(ActionBase):
             except (OSError, ValueError) as exc:
                 return dict(out, failed=True, msg="%s: %s: %s: remove it to deploy without the check" % (host, state_file, exc))
         try:
+            gate = None if self._task.check_mode else self._bgp_gate(host, args)
+        except ValueError as exc:
+            return dict(out, failed=True, msg="%s: %s" % (host, exc))
+        try:
             report = deploy.deploy(client, target, check=self._task.check_mode, keep=keep, timeout=args["timeout"],
-                                   poll=args["poll"], save=args["save"], recorded=recorded)
+                                   poll=args["poll"], save=args["save"], recorded=recorded, gate=gate,
+                                   gate_timeout=args["bgp_timeout"], gate_poll=args["bgp_poll"])
         except (deploy.DeployError, NvueError) as exc:
             return dict(out, failed=True, msg=str(exc))
         if state_file and not self._task.check_mode:
@@ -95,6 +108,33 @@ class ActionModule(ActionBase):
         if self._task.diff and report["changed"]:
             out["diff"] = report["diff"]
         return out
+
+    def _vtysh(self, command, queries):
+        """What FRR on the switch prints for ``queries``, one vtysh call through the connection ("" when it fails:
+        the gate then names the missing state)."""
+        import shlex
+
+        line = command + "".join(" -c %s" % shlex.quote(q) for q in queries)
+        res = self._low_level_execute_command(line)
+        return res.get("stdout", "") if res.get("rc") == 0 else ""
+
+    def _bgp_gate(self, host, args):
+        """The gate deploy.deploy asks after the apply, or None when the switch has no planned BGP neighbour. What it
+        requires is decided from the sessions before the change (bgp_gate.required_sessions)."""
+        from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric import bgp_gate
+
+        device = args.get("device") or {}
+        planned = [n["ip"] for n in (device.get("bgp") or {}).get("neighbors", ())]
+        if not planned:
+            return None
+        before = self._vtysh(args["vtysh_command"], bgp_gate.GATE_COMMANDS[:1])
+        bgp_gate.required_sessions(planned, before, args["bgp_gate"], "cumulus_deploy_bgp_gate")   # a bad value: now
+        peers = args.get("peers") or []
+
+        def gate():
+            text = self._vtysh(args["vtysh_command"], bgp_gate.GATE_COMMANDS)
+            return bgp_gate.deploy_gate(text, device, before, args["bgp_gate"], peers)
+        return gate
 
 
 def _write_json(path, data):

@@ -24,6 +24,11 @@ description:
     failing after the configuration changed (an apply that did not end in time, a configuration other than the
     target, a save that did not take) puts the configuration read before back (delete and root patch in a new
     revision, applied and saved) and fails the task saying so.
+  - With I(device) naming BGP neighbours, the BGP gate runs after the apply and before the save, over the switch's
+    FRR (I(vtysh_command) through the task's connection), as every deploy role of the collection does (its
+    C(bgp_gate)): every session I(bgp_gate) requires Established, the switch's own announcements, from each
+    neighbour at least what its build (I(peers)) originates. Still failing after I(bgp_timeout) seconds, the
+    configuration read before is put back as for a failed apply, and the task fails naming each session and prefix.
   - With I(state_file), a switch changed since the last deploy from here is refused, untouched (see I(overwrite_changes)).
   - The password is never returned or shown (no_log).
 options:
@@ -89,6 +94,33 @@ options:
     description: Deploy over a configuration changed since the last deploy (the change is lost).
     type: bool
     default: false
+  device:
+    description: The switch's structured config (its build's C(structured.yml)); its BGP neighbours turn the gate on.
+    type: dict
+  peers:
+    description: The structured configs of its BGP neighbours that are in the build (what each must send).
+    type: list
+    elements: dict
+    default: []
+  bgp_gate:
+    description:
+      - Which planned sessions must be Established after the change; C(all), C(established_before), or C(auto)
+        (every planned session the switch had before, on a running fabric; those that were up on a first bring-up).
+    type: str
+    default: auto
+    choices: [auto, all, established_before]
+  bgp_timeout:
+    description: Seconds the BGP gate may take to pass before the change is rolled back.
+    type: float
+    default: 180
+  bgp_poll:
+    description: Seconds between two reads of the BGP state.
+    type: float
+    default: 10
+  vtysh_command:
+    description: How FRR's vtysh is run on the switch (the inventory's C(fabric_vtysh_command)).
+    type: str
+    default: sudo vtysh
 author:
   - gpucluster.fabric contributors (@gpucluster)
 """

@@ -7,6 +7,7 @@ operator runs against inventories/cumulus-lab-twin:
 - a revision the switch cannot take (a tenant VRF, which the twin's Cumulus switch does not model) ends
   apply_fail, and the previous revision is still applied and running: the port MTU the same revision
   changes is untouched, the BGP sessions stay up, `nv` shows the previous values;
+- a change the BGP gate refuses (a leaf that loses its aggregate) is rolled back to the previous configuration;
 - teardown leaves nothing (namespaces, FRR pathspaces, the NVUE API process, nv).
 
 Needs root, FRR, lldpd and nftables (`make setup`); skipped with the reason otherwise. About 2.5 minutes on a
@@ -86,10 +87,9 @@ def test_deploy_validates_clean_and_a_second_deploy_changes_nothing(lab, deploye
     addrs = json.loads(subprocess.run(["ip", "-n", LEAF, "-j", "addr", "show", "swp2"], capture_output=True,
                                       text=True, check=True).stdout)[0]
     assert addrs["mtu"] == 9216 and "10.16.0.1" in [a["local"] for a in addrs["addr_info"]]
-    # A first bring-up: the switches booted empty, so nothing holds the deploy until the sessions are up (a
-    # Cumulus deploy has no BGP gate yet, docs/spectrum-x.md; SONiC's gate requires no session when none was up
-    # before, bgp_gate.required_sessions); they come up as each far end is configured. An operator validates once
-    # the fabric has converged: the test waits for that, bounded, then validates.
+    # A first bring-up: the switches booted empty, so nothing holds the deploy until the sessions are up (the BGP
+    # gate requires no session when none was up before, bgp_gate.required_sessions); they come up as each far end
+    # is configured. An operator validates once the fabric has converged: the test waits for that, bounded.
     plan = build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", "cumulus-lab-twin", "cumulus-lab.topology.yml")))
     deadline = time.monotonic() + 120
     while True:
@@ -148,3 +148,43 @@ def test_a_revision_the_switch_cannot_take_leaves_the_previous_one_applied_and_r
     assert shown.returncode == 0 and json.loads(shown.stdout)["mtu"] == 9216
     operational = nv(LEAF, "show", "interface")
     assert operational.returncode == 1 and "operational view is not modelled" in operational.stderr
+
+
+def test_a_change_the_bgp_gate_refuses_is_rolled_back_to_the_previous_revision(deployed, tmp_path):
+    """The cumulus_deploy role's BGP gate, as SONiC's: a startup.yaml that loses the leaf's aggregate-route is valid
+    for NVIDIA's model and applies, but the leaf no longer announces its summary and leaks the /31s under it; the
+    gate names them and the previous configuration is put back (a new revision), sessions up again."""
+    import yaml
+
+    from gpufabric import build
+
+    assert deployed.returncode == 0
+    plan = build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", "cumulus-lab-twin", "cumulus-lab.topology.yml")))
+    files = build.render_all(plan, devices=[LEAF] + [e.peer.name for e in plan.device(LEAF).bgp_ends()])
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    summary = yaml.safe_load(files["devices/%s/structured.yml" % LEAF])["bgp"]["summaries"][0]
+    startup = tmp_path / "devices" / LEAF / "startup.yaml"
+    text = startup.read_text()
+    cut = "                aggregate-route:\n                  %s:\n                    summary-only: \"on\"\n" % summary
+    assert cut in text
+    startup.write_text(text.replace(cut, ""))
+    nvue = client(LEAF)
+    before = nvue.config("applied")
+    play = tmp_path / "deploy_one.yml"
+    play.write_text(yaml.safe_dump([{"name": "Deploy one switch from a given build", "hosts": LEAF, "gather_facts": False,
+                                     "roles": [{"role": "gpucluster.fabric.cumulus_deploy",
+                                                "vars": {"cumulus_deploy_build_root": str(tmp_path),
+                                                         "cumulus_deploy_bgp_timeout": 6}}]}]))
+    proc = playbook(str(play))
+    message = proc.stdout[proc.stdout.find("BGP gate did not pass"):][:1500]
+    print(message)
+    assert proc.returncode != 0, proc.stdout[-3000:]
+    assert "summary %s is not announced" % summary in message and "leaks past summary %s" % summary in message
+    assert "rolled back to the previous configuration (revision" in message
+    assert nvue.config("applied") == before and nvue.config("startup") == before
+    deadline = time.monotonic() + 60
+    while set(bgp_states(LEAF).values()) != {"Established"} and time.monotonic() < deadline:
+        time.sleep(1)
+    assert set(bgp_states(LEAF).values()) == {"Established"}

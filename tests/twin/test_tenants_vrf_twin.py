@@ -4,13 +4,15 @@ the moved server's pairs (ICMP between every pair of same-rail NICs, measured), 
 leaves that serve it (the play's changed hosts) and leave the isolation check passing; a second run
 changes nothing. The twin's stand-in for VRFs is described in docs/twin.md (tenant VRFs).
 
-Needs root, FRR, lldpd and nftables; skipped with the reason otherwise. One bring-up; about 3 minutes.
+Needs root, FRR, lldpd, redis and nftables; skipped with the reason otherwise. One bring-up; about 6 minutes.
 """
+import json
 import os
 
 import pytest
 
 from gpufabric import build, plan as planning, specfile, twin
+from gpufabric.twin import daemons
 from gpufabric.twin.run import run
 from test_tenants_twin import EXAMPLES, REASON, ROOT, expected, play, reach_matrix, tenants_of
 
@@ -52,6 +54,14 @@ def test_vrf_isolation_move_and_back(lab):
     # The cross-tenant probe really dies in the sender's VRF: no route there.
     routes = run(["ip", "-n", "lab-r0-leaf01-Vrf-beta", "route", "show"]).stdout
     assert "10.0.0.0/31" not in routes and "10.0.0.32/31" not in routes and "10.0.0.34/31" in routes, routes
+    # It got there as on a switch: the deploy role's config replace, config save and frr-reload. Each leaf keeps the
+    # frr.conf it was given (FRR runs its translation, docs/twin.md) and has saved its VRFs.
+    for leaf in sorted(leaves):
+        with open(os.path.join(daemons.frr_dir(leaf), "frr.conf")) as f, \
+                open(os.path.join(build_dir, "lab", "devices", leaf, "frr.conf")) as rendered:
+            assert f.read() == rendered.read(), leaf
+        with open("/etc/sonic/%s/config_db.json" % leaf) as f:
+            assert json.load(f).get("VRF"), leaf
 
     own = leaves_of(plan, "lab-gpu0003")
     for src, dst in ((first, moved), (moved, first)):

@@ -298,3 +298,25 @@ def test_a_switch_changed_since_the_last_deploy_is_refused_untouched(standin, ce
         cumulus_deploy.deploy(nvue, TARGET, poll=0.02, recorded=recorded)
     assert nvue.config("applied") == by_hand and sorted(switch.revisions) == ["1", "2"]   # no revision made
     assert "10.99.0.1" not in json.dumps(recorded)     # digests only, no values
+
+
+def test_a_change_the_bgp_gate_refuses_is_rolled_back_before_the_save(standin, certs):
+    """The BGP gate runs after the apply: a change it never passes is replaced by the previous configuration (a new
+    revision) and nothing is saved; one it passes after a while (sessions coming back) is kept and saved."""
+    switch, server = standin()
+    nvue = client(server, certs)
+    asked = []
+
+    def failing():
+        asked.append(nvue.config("applied") == BASE)
+        return ["session 10.16.0.0 (spine01) is Active"]
+
+    with pytest.raises(cumulus_deploy.DeployError, match=r"^leaf01: NVUE revision 1 is applied but the BGP gate did "
+                       r"not pass within 0.1s: session 10.16.0.0 \(spine01\) is Active; rolled back to the previous "
+                       r"configuration \(revision 2\)"):
+        cumulus_deploy.deploy(nvue, TARGET, poll=0.02, gate=failing, gate_timeout=0.1, gate_poll=0.02)
+    assert asked and not any(asked), "the gate looks at the switch with the change applied"
+    assert nvue.config("applied") == BASE and nvue.config("startup") == BASE and switch.applied_id == "2"
+    answers = [["session 10.16.0.0 (spine01) is Connect"], []]
+    done = cumulus_deploy.deploy(nvue, TARGET, poll=0.02, gate=lambda: answers.pop(0), gate_timeout=5, gate_poll=0.02)
+    assert done["changed"] and not answers and nvue.config("startup") == nvue.config("applied") != BASE

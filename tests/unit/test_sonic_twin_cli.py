@@ -150,3 +150,17 @@ def test_portsorch_stand_in_sets_admin_state_and_mtu_of_the_cabled_ports_only():
                             ["ip", "link", "set", "dev", "Ethernet8", "mtu", "9100"]]
     ip.links.update(Ethernet0=(False, 9216, None), Ethernet8=(True, 9100, None))
     assert cli.program_ports(config, ip) == []          # a second pass changes nothing
+
+
+def test_frr_reload_of_a_vrf_leaf_reloads_only_its_frr_conf(switch, tmp_path, monkeypatch):
+    """The bgp container's frr-reload.py on a twin leaf with tenant VRFs: only `--reload /etc/frr/frr.conf` can be
+    translated (anything else is refused before a change); a switch with none runs FRR's own, unchanged."""
+    conf = tmp_path / "frr.conf"
+    conf.write_text("router bgp 64514\nexit\n!\nrouter bgp 64514 vrf Vrf-alpha\nexit\n")
+    code, _out, err = run_cmd(switch, "frr-reload.py", "--test", str(conf))
+    assert code == 2 and "only with --reload /etc/frr/frr.conf" in err and len(err.splitlines()) == 1
+    execs = []
+    monkeypatch.setattr(cli.os, "execv", lambda path, argv: execs.append(argv) or 0)
+    conf.write_text("router bgp 64514\nexit\n")
+    run_cmd(switch, "frr-reload.py", "--reload", str(conf))
+    assert execs == [[cli.FRR_RELOAD, "--reload", str(conf)]]

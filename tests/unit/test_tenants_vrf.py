@@ -221,13 +221,44 @@ def test_the_twin_gives_each_tenant_vrf_a_namespace_joined_by_ibgp(plan, tmp_pat
     assert "  neighbor 169.254.0.2 route-map TENANT_ALPHA_IMPORT in\n" in alpha.frr_conf
     assert "route-map TENANT_ALPHA_IMPORT permit 10\n match community TENANT_ALPHA\n" in alpha.frr_conf
     assert alpha.frr_daemons == ("zebra", "bgpd") and is_vrf_link("169.254.0.3") and not is_vrf_link("10.0.0.1")
-    part = twin.switch_part(plan, {k: v for k, v in files.items() if k.startswith("devices/lab-r0-leaf02/")},
-                            "lab-r0-leaf02")
+    # One leaf alone, from its config_db.json and frr.conf only (what reconcile_switch has on a switch): the tenant
+    # ids come from the frr.conf's export route-map, so the part is the whole twin's.
+    part = twin.Twin(plan.summary["cluster"])
+    own = ("devices/lab-r0-leaf02/config_db.json", "devices/lab-r0-leaf02/frr.conf")
+    twin.switch_namespaces(part, plan.device("lab-r0-leaf02"), {k: files[k] for k in own},
+                           twin.cabled_ports(plan, "lab-r0-leaf02"))
     assert sorted(part.namespaces) == ["lab-r0-leaf02", "lab-r0-leaf02-Vrf-alpha", "lab-r0-leaf02-Vrf-beta"]
     assert part.namespaces["lab-r0-leaf02"].frr_conf == wanted.namespaces["lab-r0-leaf02"].frr_conf
+    assert part.namespaces["lab-r0-leaf02"].frr_file == files["devices/lab-r0-leaf02/frr.conf"]
+    assert sorted(part.namespaces["lab-r0-leaf02"].ifaces["vrfl1"].addrs) == ["169.254.0.2/31"]
     if shutil.which("vtysh"):
         for ns in (leaf, alpha):
             path = tmp_path / (ns.name + ".conf")
             path.write_text(ns.frr_conf)
             result = subprocess.run(["vtysh", "--dryrun", "-f", str(path)], capture_output=True, text=True, check=False)
             assert result.returncode == 0, (ns.name, result.stdout, result.stderr)
+
+
+def test_tenant_ids_come_from_the_export_route_map_and_a_vrf_without_one_has_no_routing_yet(plan):
+    """The twin numbers a VRF's internal link by the tenant id the leaf's frr.conf exports it with; a VRF that
+    CONFIG_DB binds before the frr.conf names it (config replace comes first) gets its ports and nothing more."""
+    from gpufabric import build, twin
+    from gpufabric.twin.vrf import tenant_ids
+    attach(plan, example(plan, "lab-vrf.tenants.yml"))
+    try:
+        files = build.render_all(plan)
+    finally:
+        attach(plan, None)
+    conf = files["devices/lab-r0-leaf01/frr.conf"]
+    assert tenant_ids(conf) == {"Vrf-alpha": 1, "Vrf-beta": 2}
+    open_conf = build.render_all(plan)["devices/lab-r0-leaf01/frr.conf"]
+    assert tenant_ids(open_conf) == {}
+    part = twin.Twin(plan.summary["cluster"])
+    leaf = twin.switch_namespaces(part, plan.device("lab-r0-leaf01"),
+                                  {"devices/lab-r0-leaf01/config_db.json": files["devices/lab-r0-leaf01/config_db.json"],
+                                   "devices/lab-r0-leaf01/frr.conf": open_conf},
+                                  twin.cabled_ports(plan, "lab-r0-leaf01"))[0]
+    alpha = part.namespaces["lab-r0-leaf01-Vrf-alpha"]
+    assert alpha.ifaces["Ethernet0"].addrs == ["10.0.0.0/31"] and alpha.frr_daemons == ()
+    assert not [name for name in leaf.ifaces if name.startswith("vrfl")]
+    assert leaf.frr_file == open_conf and "router bgp 64514" in leaf.frr_conf

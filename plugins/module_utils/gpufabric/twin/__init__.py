@@ -51,6 +51,8 @@ def read_state(cluster):
 def _write_state(twin, previous):
     data = {"cluster": twin.cluster, "namespaces": sorted(twin.namespaces), "devices": sorted(twin.device_planes),
             "frr": sorted(ns.name for ns in twin.namespaces.values() if ns.frr_daemons),
+            # {switch: [[server, NIC], ...]} cabled to it, for a switch that changes alone (reconcile_switch)
+            "server_nics": _server_nics(twin),
             "lldpd_chroot_created": (previous or {}).get("lldpd_chroot_created",
                                                          not os.path.exists(LLDPD_CHROOT))}
     if data == previous:
@@ -59,6 +61,15 @@ def _write_state(twin, previous):
     with open(_state_path(twin.cluster) + ".tmp", "w") as f:
         json.dump(data, f, indent=1, sort_keys=True)
     os.rename(_state_path(twin.cluster) + ".tmp", _state_path(twin.cluster))
+
+
+def _server_nics(twin):
+    out = {}
+    for ns_a, _if_a, ns_b, if_b in twin.veths:
+        peer = twin.namespaces.get(ns_b)
+        if peer is not None and peer.role == "gpu_server":
+            out.setdefault(ns_a, []).append([ns_b, if_b])
+    return {switch: sorted(nics) for switch, nics in sorted(out.items())}
 
 
 def preflight():
@@ -121,11 +132,11 @@ def _mgmt_planes(twin):
         ns = twin.namespaces[name]
         if ns.mgmt_plane:
             nos_name, model_name, native = ns.mgmt_plane
-            by_nos.setdefault((nos_name, True), []).append((name, model_name, native))
+            by_nos.setdefault((nos_name, True), []).append((name, model_name, native, ns.role))
     # Devices without a namespace of their own: their plane runs with no dataplane to program.
     for name in sorted(twin.device_planes):
         nos_name, model_name, native = twin.device_planes[name]
-        by_nos.setdefault((nos_name, False), []).append((name, model_name, native))
+        by_nos.setdefault((nos_name, False), []).append((name, model_name, native, None))
     changes = []
     for (nos_name, namespaced), switches in sorted(by_nos.items()):
         plane = home(nos_name).twin_plane()
@@ -162,20 +173,6 @@ def _planes():
     return [home(n).twin_plane() for n in names()]
 
 
-def _mgmt_reload(part):
-    """A switch's management plane given the config its part was applied from (its NOS's plane ``reload``)."""
-    changes = []
-    for ns in (part.namespaces[n] for n in sorted(part.namespaces)):
-        if ns.mgmt_plane:
-            nos_name, model_name, native = ns.mgmt_plane
-            plane = home(nos_name).twin_plane()
-            try:
-                changes += plane.reload(state_dir(part.cluster), ns.name, model_name, native)
-            except (OSError, plane.PlaneError) as exc:
-                raise TwinError("%s: its management plane could not be reloaded: %s" % (ns.name, exc))
-    return changes
-
-
 def remove_namespaces(names):
     """Stop everything in the namespaces, delete them and their FRR pathspaces."""
     changes = network.delete_namespaces(names)
@@ -186,14 +183,36 @@ def remove_namespaces(names):
     return changes
 
 
-def switch_part(plan, files, host):
-    """The part of the twin that one switch's own config decides: its namespace and those of its tenant
-    VRFs (twin/vrf.py), from its rendered ``files`` ({"devices/<host>/config_db.json": text, ...})."""
-    part = Twin(plan.summary["cluster"])
-    switch_namespaces(part, plan.device(host), files, cabled_ports(plan, host))
-    part.server_nics = sorted((link.b.name, link.b_port) for link in plan.device(host).links
-                              if link.a.name == host and link.tier == "server" and link.b.role == "gpu_server")
-    return part
+class _Switch:
+    """The device facts switch_namespaces needs, for a switch known by its management plane rather than a plan."""
+
+    def __init__(self, name, role, nos, model):
+        self.name, self.role, self.nos = name, role, nos
+        self.model = type("Model", (), {"name": model})()
+
+
+def reconcile_switch(cluster, host, role, nos, model, config_text, reload_frr=False):
+    """What a twin switch does after its configuration changed, for the part of the twin it decides (its NOS's
+    stand-in calls this, from the machine's namespaces, after `config replace` changed CONFIG_DB or frr-reload was
+    run): its namespace and its tenant VRFs' namespaces (twin/vrf.py) are made to match the configuration it now
+    holds: ``config_text`` (in its NOS's rendered format, e.g. CONFIG_DB as config_db.json) and the frr.conf in its
+    FRR pathspace. Its cabled ports are those its namespace has. With ``reload_frr`` its FRR is reloaded even when
+    the translation did not change (frr-reload was asked for). Returns up_switch's report; no wait for BGP (the
+    deploy's gate waits)."""
+    plane = home(nos).twin_plane()
+    try:
+        with open(os.path.join(daemons.frr_dir(host), "frr.conf")) as f:
+            frr_text = f.read()
+        lay = plane.layout(config_text)
+    except (OSError, ValueError) as exc:
+        raise TwinError("%s: %s" % (host, exc))
+    have = network.observe({host}).get(host, {})
+    cabled = sorted(port for port in lay["ports"] if have.get(port, {}).get("kind") == "veth")
+    files = {"devices/%s/%s" % (host, plane.CONFIG_FILE): config_text, "devices/%s/frr.conf" % host: frr_text}
+    part = Twin(cluster)
+    switch_namespaces(part, _Switch(host, role, nos, model), files, cabled)
+    part.server_nics = [tuple(pair) for pair in (read_state(cluster) or {}).get("server_nics", {}).get(host, ())]
+    return up_switch(part, host, timeout=None, reload=[host] if reload_frr else ())
 
 
 def _update_state(cluster, host, part):
@@ -213,30 +232,11 @@ def _update_state(cluster, host, part):
     return stale
 
 
-def part_differs(part, host):
-    """Whether applying ``part`` would change anything (check mode), without changing it."""
-    have = network.existing_namespaces()
-    stale = [n for n in have if is_vrf_namespace_of(n, host) and n not in part.namespaces]
-    if stale or set(part.namespaces) - have:
-        return True
-    state = network.observe(set(part.namespaces))
-    for ns_a, if_a, ns_b, if_b in part.veths:
-        if if_a not in state[ns_a] or if_b not in state[ns_b]:
-            return True
-    for ns in part.namespaces.values():
-        if network.namespace_batch(ns, dict(state[ns.name]))[0]:
-            return True
-        if ns.frr_daemons and not daemons.conf_matches(ns.name, ns.frr_conf):
-            return True
-    wanted = {ns.name: ns.acl_nft for ns in part.namespaces.values() if ns.acl_nft is not None}
-    have_acl = nftables.current(wanted) if shutil.which("nft") else {}
-    return any(nftables.needs_change(text, have_acl.get(ns, "")) for ns, text in wanted.items())
-
-
-def up_switch(part, host, timeout=90.0):
-    """Make the machine hold one switch's part of the twin (playbooks/tenants.yml, per leaf): VRF
-    namespaces it no longer has are removed, the rest is applied as ``up`` applies a whole twin; waits
-    until the switch's BGP sessions (to the fabric and to its VRFs) are Established."""
+def up_switch(part, host, timeout=90.0, reload=()):
+    """Make the machine hold one switch's part of the twin (reconcile_switch): VRF namespaces it no longer has are
+    removed, the rest is applied as ``up`` applies a whole twin, FRR of the namespaces in ``reload`` reloaded even
+    when their configuration did not change; with a ``timeout``, waits until the switch's BGP sessions (to the fabric
+    and to its VRFs) are Established."""
     started = time.monotonic()
     problem = preflight()
     if problem:
@@ -247,11 +247,10 @@ def up_switch(part, host, timeout=90.0):
     namespaces = [part.namespaces[n] for n in sorted(part.namespaces)]
     to_start, to_reload, frr_changes = daemons.frr_stage(namespaces)
     daemons.frr_start(to_start)
-    daemons.frr_reload(to_reload)
+    daemons.frr_reload(sorted(set(to_reload) | (set(reload) - set(to_start))))
     changes += frr_changes
     changes += network.bring_up(part, network.links_down(part))
     changes += apply_port_acls(part)
-    changes += _mgmt_reload(part)
     if changes:
         # A switch routes every port with its one system MAC, whatever its VRF, so a server never sees its
         # gateway's MAC change; here the gateway's /31 moves between veths with their own MACs, so the
@@ -259,7 +258,8 @@ def up_switch(part, host, timeout=90.0):
         run_many([(["ip", "-n", server, "neigh", "flush", "dev", nic], None)
                   for server, nic in getattr(part, "server_nics", ())], check=False)
     report = {"changed": bool(changes), "changes": changes}
-    report["converged"] = wait_converged(part, timeout)
+    if timeout is not None:
+        report["converged"] = wait_converged(part, timeout)
     report["seconds"] = round(time.monotonic() - started, 2)
     return report
 

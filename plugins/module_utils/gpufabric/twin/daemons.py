@@ -73,13 +73,15 @@ def write_if_changed(path, text, mode=0o644, owner="frr"):
     return True
 
 
-def conf_matches(ns, text):
-    """Whether the namespace's installed frr.conf is ``text`` and its daemons run."""
-    try:
-        with open(os.path.join(frr_dir(ns), "frr.conf")) as f:
-            return f.read() == text and _alive(os.path.join(frr_run_dir(ns), "zebra.pid"), "zebra")
-    except OSError:
-        return False
+def running_conf(ns):
+    """Where the configuration FRR runs in ``ns`` is kept when it is not the namespace's frr.conf (a translation)."""
+    return os.path.join(frr_run_dir(ns), "twin-running.conf")
+
+
+def _conf_of(ns):
+    """The file FRR of ``ns`` is loaded and reloaded from."""
+    side = running_conf(ns)
+    return side if os.path.exists(side) else os.path.join(frr_dir(ns), "frr.conf")
 
 
 def blank_conf(host):
@@ -104,7 +106,16 @@ def frr_stage(namespaces, blank=False):
             first = ns.frr_conf if ns.nos_plane else blank_conf(ns.name)
             conf_changed = not os.path.exists(conf_path) and write_if_changed(conf_path, first)
         else:
-            conf_changed = write_if_changed(conf_path, ns.frr_conf)
+            text = ns.frr_conf if ns.frr_file is None else ns.frr_file
+            conf_changed = write_if_changed(conf_path, text)
+            # FRR runs a translation of the file (a twin leaf with tenant VRFs): kept beside its sockets, loaded and
+            # reloaded from there (running_conf), while /etc/frr/frr.conf holds what the switch was given.
+            side = running_conf(ns.name)
+            if text != ns.frr_conf:
+                conf_changed = write_if_changed(side, ns.frr_conf) or conf_changed
+            elif os.path.exists(side):
+                os.remove(side)
+                conf_changed = True
         missing = [d for d in ns.frr_daemons if not _alive(os.path.join(frr_run_dir(ns.name), d + ".pid"), d)]
         if missing:
             to_start[ns.name] = missing
@@ -132,7 +143,8 @@ def frr_start(to_start):
     rest = [(ns, d) for ns, ds in to_start.items() for d in ds if d != "zebra"]
     for batch in (first, rest):
         run_many([(_frr_argv(ns, d), None) for ns, d in batch])
-    run_many([(as_switch(ns, ["vtysh", "-N", ns, "-b"]), None) for ns in sorted(to_start)])
+    run_many([(as_switch(ns, ["vtysh", "-N", ns, "-b"] if not os.path.exists(running_conf(ns))
+                         else ["vtysh", "-N", ns, "-f", running_conf(ns)]), None) for ns in sorted(to_start)])
 
 
 def as_switch(ns, argv):
@@ -142,14 +154,25 @@ def as_switch(ns, argv):
     return ["unshare", "--uts", "/bin/sh", "-c", 'hostname "$0" && exec "$@"', ns] + list(argv)
 
 
+# /etc/frr and /run/frr of the namespace's pathspace as a switch has them, in a mount namespace of the command's own;
+# the file FRR runs (_conf_of) bound over its frr.conf.
+_IN_PLACE = ('mount --bind "$1" "$2/frr.conf" && mount --rbind "$2" /etc/frr && mount --bind "$3" /run/frr '
+             '&& shift 3 && exec "$@"')
+
+
 def frr_reload(names):
-    run_many([(as_switch(ns, reload_argv(ns, "--reload")), None) for ns in sorted(names)])
+    """frr-reload.py --reload in each namespace, run as on a switch: /etc/frr/frr.conf of its own /etc/frr and /run/frr.
+    Given any other file, frr-reload writes the running config over frr.conf after the reload (`write`); so it is
+    given that one, with the file FRR runs bound over it, and the namespace's frr.conf stays what was installed."""
+    run_many([(as_switch(ns, ["unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", _IN_PLACE, "sh",
+                              _conf_of(ns), frr_dir(ns), frr_run_dir(ns), FRR_RELOAD, "--reload",
+                              os.path.join(FRR_ETC, "frr.conf")]), None) for ns in sorted(names)])
 
 
 def reload_argv(ns, mode):
     """frr-reload.py for the switch's pathspace; ``mode`` is --reload or --test. --confdir is FRR's root:
     frr-reload and vtysh append the pathspace themselves."""
-    return [FRR_RELOAD, mode, "--pathspace", ns, "--confdir", FRR_ETC, os.path.join(frr_dir(ns), "frr.conf")]
+    return [FRR_RELOAD, mode, "--pathspace", ns, "--confdir", FRR_ETC, _conf_of(ns)]
 
 
 def lldpd_paths(state_dir, ns):

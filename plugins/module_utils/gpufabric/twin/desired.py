@@ -51,8 +51,8 @@ class Iface:
 
 
 class Namespace:
-    __slots__ = ("name", "role", "ifaces", "routes", "rules", "sysctls", "frr_conf", "frr_daemons", "lldp_ports",
-                 "acl_nft", "mgmt_plane", "nos_plane")
+    __slots__ = ("name", "role", "ifaces", "routes", "rules", "sysctls", "frr_conf", "frr_file", "frr_daemons",
+                 "lldp_ports", "acl_nft", "mgmt_plane", "nos_plane")
 
     def __init__(self, name, role):
         self.name = name
@@ -62,6 +62,9 @@ class Namespace:
         self.rules = []         # (priority, source, table)
         self.sysctls = {}
         self.frr_conf = None
+        # What the device's /etc/frr/frr.conf holds when FRR runs something else (frr_conf: a twin leaf's translation
+        # of its tenant VRFs, twin/vrf.py); None: frr_conf itself.
+        self.frr_file = None
         self.frr_daemons = ()
         self.lldp_ports = []
         self.acl_nft = None     # a switch's port ACLs as an nft script (twin/nftables.py)
@@ -193,13 +196,14 @@ def switch_namespaces(twin, dev, files, cabled):
     conf = files.get("devices/%s/frr.conf" % dev.name)
     if conf is None:
         raise TwinError("%s: no rendered devices/%s/frr.conf in the build" % (dev.name, dev.name))
-    ns.frr_conf = conf
+    # What the switch's /etc/frr/frr.conf holds; FRR runs it, or its translation when the switch has tenant VRFs.
+    ns.frr_file = ns.frr_conf = conf
     try:
-        vrfs = vrf.add_vrfs(twin, ns, lay["vrfs"], files, Iface)
+        vrfs = vrf.add_vrfs(twin, ns, lay["vrfs"], Iface)
     except ValueError as exc:
         raise TwinError(str(exc))
     for each in [ns] + vrfs:
-        each.frr_daemons = frr_daemons(each.frr_conf)
+        each.frr_daemons = frr_daemons(each.frr_conf) if each.frr_conf else ()
     return ns, lay["mgmt"]
 
 

@@ -164,33 +164,38 @@ def _vrf_conf(ns, lines, shared, tenant_id, asn):
     return "\n".join(head + shared + ["!", "router bgp %s" % asn] + body + ["!"]) + "\n"
 
 
-def tenant_ids(files, host):
-    """{VRF name: tenant id} from the switch's rendered structured.yml (the ids number the internal links)."""
-    import yaml  # here: Ansible's import sanity test loads module_utils without PyYAML
+def tenant_ids(conf):
+    """{VRF name: tenant id} from a switch's frr.conf: the community its export route-map sets on the routes of each
+    VRF (`match source-vrf V` + `set community <ASN>:<id>`, structured/tenant_vrf.py); the ids number the internal
+    links. A VRF whose routes the frr.conf does not export yet has no id."""
+    ids = {}
+    for _head, lines in _blocks(conf or ""):
+        sources = [ln.split()[-1] for ln in lines if ln.startswith(" match source-vrf ")]
+        sets = [ln.split()[2] for ln in lines if ln.startswith(" set community ") and len(ln.split()) > 2]
+        if sources and sets and sets[0].partition(":")[2].isdigit():
+            ids[sources[0]] = int(sets[0].partition(":")[2])
+    return ids
 
-    cfg = yaml.safe_load(files.get("devices/%s/structured.yml" % host) or "{}") or {}
-    return {v["name"]: v["id"] for v in (cfg.get("tenant_isolation") or {}).get("vrfs", ())}
 
-
-def add_vrfs(twin, ns, vrfs, files, iface):
+def add_vrfs(twin, ns, vrfs, iface):
     """Turn the leaf namespace ``ns`` of a switch with tenant VRFs (``vrfs``: {VRF name: [ports bound to it]}, the
     layout's ``vrfs``) into the layout above: its VRF-bound ports bridged to veths into one namespace per VRF, an
     internal link per VRF, FRR translated. ``iface`` makes an interface (twin/desired.py Iface). Returns the VRF
-    namespaces."""
+    namespaces. A VRF the switch's frr.conf has no routing for yet (no tenant id: its ports were bound before its
+    frr.conf was installed, as a deploy changes the switch's own configuration first) gets its namespace and ports,
+    with only their connected routes, as a VRF has on the switch without its BGP instance."""
     if not vrfs:
         return []
-    ids = tenant_ids(files, ns.name)
-    missing = sorted(set(vrfs) - set(ids))
-    if missing:
-        raise ValueError("%s: VRF %s has no tenant id in devices/%s/structured.yml" % (ns.name, missing[0], ns.name))
+    ids = {name: tid for name, tid in tenant_ids(ns.frr_conf).items() if name in vrfs}
     added = []
     for name, ports in sorted(vrfs.items()):
         vns = twin.ns(namespace(ns.name, name), "tenant_vrf")
         vns.sysctls = dict(ns.sysctls)
-        link, leaf_end, vrf_end = vrf_link(ids[name])
-        ns.add(iface(link, "veth", 9216, ["%s/31" % leaf_end]))
-        vns.add(iface(link, "veth", 9216, ["%s/31" % vrf_end]))
-        twin.veths.append((ns.name, link, vns.name, link))
+        if name in ids:
+            link, leaf_end, vrf_end = vrf_link(ids[name])
+            ns.add(iface(link, "veth", 9216, ["%s/31" % leaf_end]))
+            vns.add(iface(link, "veth", 9216, ["%s/31" % vrf_end]))
+            twin.veths.append((ns.name, link, vns.name, link))
         for port in ports:
             cabled = ns.ifaces.get(port)
             if cabled is None:
@@ -206,5 +211,5 @@ def add_vrfs(twin, ns, vrfs, files, iface):
     leaf_conf, vrf_confs = translate(ns.name, ns.frr_conf, ids)
     ns.frr_conf = leaf_conf
     for (name, _ports), vns in zip(sorted(vrfs.items()), added):
-        vns.frr_conf = vrf_confs[name]
+        vns.frr_conf = vrf_confs.get(name)
     return added

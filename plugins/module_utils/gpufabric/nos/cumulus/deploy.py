@@ -176,9 +176,25 @@ def _wait_for(read, want, timeout, poll):
         time.sleep(poll)
 
 
-def deploy(client, target, check=False, keep=DEFAULT_KEEP, timeout=180.0, poll=2.0, save=True, recorded=None):
+def _gate_wait(gate, timeout, poll):
+    """The BGP gate's problems once it passed ([]) or, after ``timeout`` seconds, the last ones it found."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        found = gate()
+        if not found or time.monotonic() >= deadline:
+            return found
+        time.sleep(poll)
+
+
+def deploy(client, target, check=False, keep=DEFAULT_KEEP, timeout=180.0, poll=2.0, save=True, recorded=None,
+           gate=None, gate_timeout=180.0, gate_poll=10.0):
     """Bring the switch behind ``client`` to ``target`` (a configuration: the merged `set` documents).
     ``recorded``: the fingerprint the last deploy left; a switch changed since is refused, untouched.
+    ``gate``: the BGP gate, a callable returning its problems (bgp_gate.deploy_gate over the switch's FRR), asked
+    after the apply every ``gate_poll`` seconds until it has none; still some after ``gate_timeout``: the previous
+    configuration is put back, as for a failed apply. The save comes after it.
     Returns a dict: changed, revision, diff (before/after YAML), fingerprint (of what now runs).
     Raises DeployError with the whole story."""
     host = client.hostname
@@ -217,10 +233,15 @@ def deploy(client, target, check=False, keep=DEFAULT_KEEP, timeout=180.0, poll=2
         problem = "NVUE revision %s %s: %s" % (rev, how, issue_text(view))
     elif client.config("applied") != desired:
         problem = "NVUE revision %s is applied but the applied configuration differs from the target" % rev
-    elif save:
-        client.save()
-        if not _wait_for(lambda: client.config("startup"), desired, timeout, poll):
-            problem = "NVUE revision %s is applied but the startup configuration did not follow (nv config save)" % rev
+    else:
+        found = _gate_wait(gate, gate_timeout, gate_poll) if gate is not None else []
+        if found:
+            problem = "NVUE revision %s is applied but the BGP gate did not pass within %ss: %s" % (
+                rev, gate_timeout, "; ".join(found[:6]) + ("; and %d more" % (len(found) - 6) if len(found) > 6 else ""))
+        elif save:
+            client.save()
+            if not _wait_for(lambda: client.config("startup"), desired, timeout, poll):
+                problem = "NVUE revision %s is applied but the startup configuration did not follow (nv config save)" % rev
     if problem is None:
         result["fingerprint"] = fingerprint(desired)
         return result

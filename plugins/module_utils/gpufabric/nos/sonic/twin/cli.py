@@ -183,7 +183,93 @@ def orchagent(switch, err):
     except (AclError, CommandError, OSError) as e:
         err.write("orchagent: the ACLs in CONFIG_DB could not be programmed: %s\n" % e)
         return 1
+    if has_vrfs(switch, config.get("VRF")):
+        return vrfmgr(switch, err, "vrfmgrd")
     return 0
+
+
+def machine_process():
+    """A process in the machine's network and mount namespaces: the nearest ancestor of this command outside the
+    switch's network namespace (whatever ran `ip netns exec`, the netns connection's side on the controller). A
+    command run through the netns connection is in the switch's namespaces, where a namespace it creates would be
+    seen by nothing else. None when there is none (not run inside a switch's namespace)."""
+    own = os.readlink("/proc/self/ns/net")
+    pid = os.getpid()
+    while pid > 1:
+        with open("/proc/%d/status" % pid, encoding="utf-8") as f:
+            pid = int(next(line.split()[1] for line in f if line.startswith("PPid:")))
+        try:
+            if pid > 1 and os.readlink("/proc/%d/ns/net" % pid) != own:
+                return pid
+        except OSError:
+            continue
+    return None
+
+
+# plane.reconcile in the machine's namespaces: its error as one line, the exit code 1.
+RECONCILE = ("import sys; sys.path.insert(0, sys.argv[1]); from gpufabric.nos.sonic.twin import plane; "
+             "from gpufabric.twin import TwinError\n"
+             "try:\n    plane.reconcile(sys.argv[2], reload_frr=sys.argv[3] == 'reload')\n"
+             "except (TwinError, OSError, ValueError) as e:\n    sys.exit('%s' % e)")
+
+
+def has_vrfs(switch, vrf_table, frr_text=""):
+    """Whether the switch has tenant VRFs in CONFIG_DB or its frr.conf, or VRF namespaces still on the twin (to go)."""
+    host = switch.twin.get("host", "")
+    try:
+        left = any(name.startswith(host + "-Vrf") for name in os.listdir("/run/netns"))
+    except OSError:
+        left = False
+    return bool(vrf_table) or left or any(line.startswith("router bgp ") and " vrf " in line
+                                          for line in frr_text.splitlines())
+
+
+def vrfmgr(switch, err, who, reload_frr=False):
+    """SONiC's vrfmgrd and intfmgrd for the twin: the switch's VRFs and their ports from CONFIG_DB, and their BGP from
+    its frr.conf, become namespaces joined to the switch's (twin/vrf.py, docs/twin.md), from the machine's namespaces
+    (plane.reconcile). Returns the exit code."""
+    import subprocess
+    module_utils = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))))
+    pid = machine_process()
+    if pid is None:
+        err.write("%s: not run in a twin switch's namespace, where its tenant VRFs are programmed\n" % who)
+        return 1
+    proc = subprocess.run(["nsenter", "--target", str(pid), "--mount", "--net", "--", sys.executable, "-c", RECONCILE,
+                           module_utils, switch.twin["host"], "reload" if reload_frr else "-"],
+                          capture_output=True, text=True, check=False)
+    if proc.returncode:
+        lines = (proc.stderr or proc.stdout).strip().splitlines()
+        err.write("%s: the tenant VRFs could not be programmed: %s\n" % (who, lines[-1] if lines else proc.returncode))
+        return 1
+    return 0
+
+
+FRR_RELOAD = "/usr/lib/frr/frr-reload.py"
+FRR_CONF = "/etc/frr/frr.conf"
+
+
+def frr_reload(args, switch, out, err):
+    """/usr/lib/frr/frr-reload.py of the bgp container. On a switch without tenant VRFs it is FRR's own, run as it
+    is. A leaf with tenant VRFs runs them in namespaces of their own on the twin (twin/vrf.py), so there `--reload
+    /etc/frr/frr.conf` applies the file's translation to the leaf and its VRFs, with their namespaces made to match
+    CONFIG_DB and the file (vrfmgr)."""
+    files = [a for a in args if not a.startswith("-")]
+    text = ""
+    if files:
+        try:
+            with open(files[-1], encoding="utf-8") as f:
+                text = f.read()
+        except OSError as e:
+            err.write("frr-reload.py: %s\n" % e)
+            return 1
+    if not has_vrfs(switch, switch.db().get_config().get("VRF"), text):
+        os.execv(FRR_RELOAD, [FRR_RELOAD] + list(args))
+    if "--reload" not in args or files != [FRR_CONF]:
+        err.write("frr-reload.py: a twin leaf with tenant VRFs reloads only with --reload %s (docs/twin.md)\n"
+                  % FRR_CONF)
+        return 2
+    return vrfmgr(switch, err, "frr-reload.py", reload_frr=True)
 
 
 def _config(opts, switch, out, err, stdin):
@@ -332,7 +418,8 @@ def sonic_db_cli(args, switch, out, err):
 
 
 def main(argv, etc_sonic="/etc/sonic", out=None, err=None, stdin=None):
-    """Run one command (argv[0] is its name: config, show, sonic-cfggen, sonic-db-cli); returns the exit code."""
+    """Run one command (argv[0] is its name: config, show, sonic-cfggen, sonic-db-cli, frr-reload.py); returns the
+    exit code."""
     out, err = out or sys.stdout, err or sys.stderr
     stdin = stdin or (lambda: sys.stdin.readline() if not sys.stdin.isatty() else input())
     name = os.path.basename(argv[0])
@@ -350,6 +437,8 @@ def main(argv, etc_sonic="/etc/sonic", out=None, err=None, stdin=None):
             return sonic_cfggen(argv[1:], switch, out, err)
         if name == "sonic-db-cli":
             return sonic_db_cli(argv[1:], switch, out, err)
+        if name == "frr-reload.py":
+            return frr_reload(argv[1:], switch, out, err)
     except SystemExit as e:   # argparse's usage errors
         return e.code if isinstance(e.code, int) else 2
     except Exception as e:  # noqa: BLE001 -- a redis that is down, a file that cannot be written: one line

@@ -12,7 +12,8 @@ The redis-server runs in the switch's namespace, so 127.0.0.1:6379 there is the 
 
 The twin reaches this module through nos.home("sonic").twin_plane() and asks it (docs/twin.md, "NOS stand-ins"):
 SELF_APPLYING (False: the twin builds the namespace from ``layout``), CONFIG_FILE, PORT_PATTERN, REQUIRES,
-``layout(text)``, ``apply``, ``reload``, ``forget``, ``remove``, ``leftovers``, PlaneError.
+``layout(text)``, ``apply``, ``forget``, ``remove``, ``leftovers``, PlaneError. ``reconcile`` is this plane's own: the
+switch's commands call it when its configuration changed.
 """
 import json
 import os
@@ -37,7 +38,8 @@ PlaneError = redis_db.RedisError
 
 ETC_ROOT = "/etc/sonic"
 BIN_DIR = "/run/gpufabric-sonic/bin"
-COMMANDS = ("config", "show", "sonic-cfggen", "sonic-db-cli")
+# frr-reload.py: the bgp container's, which on the twin also gives a leaf's tenant VRFs their namespaces (cli.py).
+COMMANDS = ("config", "show", "sonic-cfggen", "sonic-db-cli", "frr-reload.py")
 # The release whose rules the twin's `config` commands apply (gcu_releases.yml), as SONiC's build_version.
 BUILD_VERSION = "SONiC.202511.0-gpufabric-twin"
 # Where the YANG models come from: GPUFABRIC_SONIC_YANG_MODELS, else the reference copy beside a checkout.
@@ -119,14 +121,16 @@ def apply(state_dir, switches, namespaced=True):
         raise redis_db.RedisError("the twin's SONiC switches need redis: " + problem)
     if switches and _write_commands():
         changes.append("SONiC commands written to %s" % BIN_DIR)
-    for host, model_name, config_db in switches:
+    for host, model_name, config_db, role in switches:
         facts = switch_facts(model_name, config_db)
         etc, run = etc_dir(host), os.path.join(state_dir, host)
         # Commands reaching the switch through the netns connection see its /etc/sonic and SONiC's commands.
         if netns_env.write(state_dir, host, binds=[(etc, ETC_ROOT)], path=[BIN_DIR]):
             changes.append("%s: its /etc/sonic and SONiC's commands given to the netns connection" % host)
         redis_db.switch_files(etc, run, facts["asic_type"], BUILD_VERSION, yang_models(),
-                              config_db=boot_config(config_db, facts), dataplane=namespaced)
+                              config_db=boot_config(config_db, facts), dataplane=namespaced,
+                              device={"cluster": os.path.basename(state_dir.rstrip("/")), "host": host,
+                                      "role": role, "model": model_name})
         if redis_db.start(run, netns=host if namespaced else None):
             with open(os.path.join(etc, "config_db.json"), encoding="utf-8") as f:
                 RedisConfigDb(redis_db.paths(run)["socket"]).load(json.load(f))
@@ -134,22 +138,18 @@ def apply(state_dir, switches, namespaced=True):
     return changes
 
 
-def reload(state_dir, host, model_name, config_db):
-    """`config reload` of ``config_db`` on a running twin switch, for the parts of the twin that still apply a
-    switch from its rendered files (twin_switch, VRF mode): its /etc/sonic/config_db.json and its CONFIG_DB
-    become that config, so what the switch reports (show runningconfiguration all) is what it enforces.
-    Returns the changes made ([] when the saved config already is that one)."""
-    config = boot_config(config_db, switch_facts(model_name, config_db))
-    path = os.path.join(etc_dir(host), "config_db.json")
-    try:
-        with open(path, encoding="utf-8") as f:
-            if json.load(f) == config:
-                return []
-    except (OSError, ValueError):
-        pass
-    RedisConfigDb(redis_db.paths(os.path.join(state_dir, host))["socket"]).load(config)
-    redis_db.write_json(path, config)
-    return ["%s: CONFIG_DB reloaded from its new config_db.json" % host]
+def reconcile(host, reload_frr=False):
+    """A twin switch's orchagent and vrfmgrd, run in the machine's namespaces (cli.py calls it through nsenter): its
+    namespace and its tenant VRFs' made to match its CONFIG_DB and its frr.conf (twin.reconcile_switch)."""
+    from ....twin import reconcile_switch
+    etc = etc_dir(host)
+    with open(os.path.join(etc, "gpufabric-twin.json"), encoding="utf-8") as f:
+        device = json.load(f)
+    with open(os.path.join(etc, "database_config.json"), encoding="utf-8") as f:
+        socket = json.load(f)["INSTANCES"]["redis"]["unix_socket_path"]
+    config = RedisConfigDb(socket).get_config()
+    return reconcile_switch(device["cluster"], host, device["role"], "sonic", device["model"], json.dumps(config),
+                            reload_frr=reload_frr)
 
 
 def remove(state_dir, hosts):
