@@ -25,6 +25,7 @@ import pytest
 from gpufabric import specfile, twin
 from gpufabric.plan import build_plan
 from gpufabric.nos.cumulus.nvue_client import NvueClient
+from switch_builds import deploy_one_play, write_switch_build
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REASON = twin.preflight() or (None if os.path.exists("/usr/sbin/nft") else "nftables is missing (apt-get install nftables)")
@@ -154,17 +155,9 @@ def test_a_change_the_bgp_gate_refuses_is_rolled_back_to_the_previous_revision(d
     """The cumulus_deploy role's BGP gate, as SONiC's: a startup.yaml that loses the leaf's aggregate-route is valid
     for NVIDIA's model and applies, but the leaf no longer announces its summary and leaks the /31s under it; the
     gate names them and the previous configuration is put back (a new revision), sessions up again."""
-    import yaml
-
-    from gpufabric import build
-
     assert deployed.returncode == 0
     plan = build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", "cumulus-lab-twin", "cumulus-lab.topology.yml")))
-    files = build.render_all(plan, devices=[LEAF] + [e.peer.name for e in plan.device(LEAF).bgp_ends()])
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
-    summary = yaml.safe_load(files["devices/%s/structured.yml" % LEAF])["bgp"]["summaries"][0]
+    _files, summary = write_switch_build(plan, LEAF, tmp_path)
     startup = tmp_path / "devices" / LEAF / "startup.yaml"
     text = startup.read_text()
     cut = "                aggregate-route:\n                  %s:\n                    summary-only: \"on\"\n" % summary
@@ -172,12 +165,8 @@ def test_a_change_the_bgp_gate_refuses_is_rolled_back_to_the_previous_revision(d
     startup.write_text(text.replace(cut, ""))
     nvue = client(LEAF)
     before = nvue.config("applied")
-    play = tmp_path / "deploy_one.yml"
-    play.write_text(yaml.safe_dump([{"name": "Deploy one switch from a given build", "hosts": LEAF, "gather_facts": False,
-                                     "roles": [{"role": "gpucluster.fabric.cumulus_deploy",
-                                                "vars": {"cumulus_deploy_build_root": str(tmp_path),
-                                                         "cumulus_deploy_bgp_timeout": 6}}]}]))
-    proc = playbook(str(play))
+    proc = playbook(deploy_one_play(tmp_path, LEAF, "gpucluster.fabric.cumulus_deploy",
+                                    {"cumulus_deploy_build_root": str(tmp_path), "cumulus_deploy_bgp_timeout": 6}))
     message = proc.stdout[proc.stdout.find("BGP gate did not pass"):][:1500]
     print(message)
     assert proc.returncode != 0, proc.stdout[-3000:]

@@ -17,12 +17,12 @@ import sys
 import time
 
 import pytest
-import yaml
 
 from gpufabric import build, specfile, twin
 from gpufabric.plan import build_plan
 from gpufabric.twin import daemons
 from gpufabric.twin.traffic import cross_su_pairs, loss_flow
+from switch_builds import deploy_one_play, write_switch_build
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REASON = twin.preflight()
@@ -128,22 +128,13 @@ def test_leaf_config_without_its_aggregate_is_rolled_back_naming_the_prefixes(la
     frr.conf does not. The role, pointed at that build, must refuse it."""
     plan, wanted, _build_dir = lab
     leaf = "lab-r1-leaf01"
-    files = build.render_all(plan, devices=[leaf] + [e.peer.name for e in plan.device(leaf).bgp_ends()])
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
-    summary = yaml.safe_load(files["devices/%s/structured.yml" % leaf])["bgp"]["summaries"][0]
+    _files, summary = write_switch_build(plan, leaf, tmp_path)
     frr = tmp_path / "devices" / leaf / "frr.conf"
     frr.write_text(frr.read_text().replace("  aggregate-address %s summary-only\n" % summary, ""))
     with open(conf(leaf)) as f:
         running = f.read()
-    play = tmp_path / "deploy_one.yml"
-    play.write_text(yaml.safe_dump([{"name": "Deploy one switch from a given build", "hosts": leaf,
-                                     "gather_facts": False,
-                                     "roles": [{"role": "gpucluster.fabric.sonic_deploy",
-                                                "vars": {"sonic_deploy_build_root": str(tmp_path),
-                                                         "sonic_deploy_bgp_timeout": 8}}]}]))
-    proc = playbook(play)
+    proc = playbook(deploy_one_play(tmp_path, leaf, "gpucluster.fabric.sonic_deploy",
+                                    {"sonic_deploy_build_root": str(tmp_path), "sonic_deploy_bgp_timeout": 8}))
     message = proc.stdout[proc.stdout.find("change rolled back"):][:1500]
     print(message)
     assert proc.returncode != 0, proc.stdout[-3000:]
