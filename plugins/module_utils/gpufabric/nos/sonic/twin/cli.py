@@ -245,6 +245,14 @@ def vrfmgr(switch, err, who, reload_frr=False):
     return 0
 
 
+def _vrf_table(switch):
+    """CONFIG_DB's VRF table, or none when redis does not answer (the bgp container's frr-reload does not need it)."""
+    try:
+        return switch.db().get_config().get("VRF")
+    except Exception:  # noqa: BLE001 -- a redis that is down: FRR's own frr-reload still runs
+        return None
+
+
 FRR_RELOAD = "/usr/lib/frr/frr-reload.py"
 FRR_CONF = "/etc/frr/frr.conf"
 
@@ -263,7 +271,7 @@ def frr_reload(args, switch, out, err):
         except OSError as e:
             err.write("frr-reload.py: %s\n" % e)
             return 1
-    if not has_vrfs(switch, switch.db().get_config().get("VRF"), text):
+    if not has_vrfs(switch, None, text) and not has_vrfs(switch, _vrf_table(switch)):
         os.execv(FRR_RELOAD, [FRR_RELOAD] + list(args))
     if "--reload" not in args or files != [FRR_CONF]:
         err.write("frr-reload.py: a twin leaf with tenant VRFs reloads only with --reload %s (docs/twin.md)\n"
