@@ -8,6 +8,8 @@ operator runs against inventories/cumulus-lab-twin:
   apply_fail, and the previous revision is still applied and running: the port MTU the same revision
   changes is untouched, the BGP sessions stay up, `nv` shows the previous values;
 - a change the BGP gate refuses (a leaf that loses its aggregate) is rolled back to the previous configuration;
+- the SONiC twin's fault corpus (swapped cables, a link down, an MTU mismatch, a BGP neighbour shut down, a wrong
+  peer AS) is named on Cumulus switches with the same device, check and port;
 - teardown leaves nothing (namespaces, FRR pathspaces, the NVUE API process, nv).
 
 Needs root, FRR, lldpd and nftables (`make setup`); skipped with the reason otherwise. About 2.5 minutes on a
@@ -177,3 +179,97 @@ def test_a_change_the_bgp_gate_refuses_is_rolled_back_to_the_previous_revision(d
     while set(bgp_states(LEAF).values()) != {"Established"} and time.monotonic() < deadline:
         time.sleep(1)
     assert set(bgp_states(LEAF).values()) == {"Established"}
+
+
+# The fault corpus of tests/twin/test_validate_faults.py (the SONiC twin), on Cumulus switches: each fault put into a
+# switch's kernel or FRR as it happens on a switch, validation (the Cumulus collectors: FRR's, lldpd's and iproute2's
+# JSON, nv) names the same device, check and port, and the fault undone, the backend is clean again.
+SPINE = "cumuluslab-spine01"
+
+
+def sh(*argv):
+    subprocess.run(argv, check=True, capture_output=True, text=True)
+
+
+def vtysh(ns, *lines):
+    sh("vtysh", "-N", ns, "-c", "configure terminal", *sum((["-c", line] for line in lines), []))
+
+
+def failures(plan, include=None, until=bool, timeout=40):
+    """{(device, check, object): message} of the backend's failures, once ``until`` holds of them (LLDP and BGP take a
+    few seconds to notice a change) or after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = {(r.device, r.check, r.object): r.message
+               for r in twin.verify(plan, networks=("backend",), include=include)["results"] if r.status in ("FAIL", "ERROR")}
+        if until(got) or time.monotonic() > deadline:
+            return got
+        time.sleep(1)
+
+
+@pytest.fixture
+def clean(deployed):
+    """The deployed Cumulus twin's plan; after the test, the backend is back to no failure (bounded wait)."""
+    assert deployed.returncode == 0
+    plan = build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", "cumulus-lab-twin", "cumulus-lab.topology.yml")))
+    assert failures(plan, until=lambda f: not f, timeout=90) == {}
+    yield plan
+    assert failures(plan, until=lambda f: not f, timeout=90) == {}
+
+
+def test_fault_two_swapped_cables_are_one_swap(clean):
+    ports = ("swp1s0", "swp1s1")     # the leaf's two server ports (cumuluslab-gpu0001, -gpu0002 ens1np0)
+
+    def swap():
+        for old, new in ((ports[0], "swaptmp"), (ports[1], ports[0]), ("swaptmp", ports[1])):
+            sh("ip", "-n", LEAF, "link", "set", old, "down")
+            sh("ip", "-n", LEAF, "link", "set", old, "name", new)
+        for port in ports:
+            sh("ip", "-n", LEAF, "link", "set", port, "up")
+    swap()
+    try:
+        key = (LEAF, "cabling", "%s<->%s" % ports)
+        got = failures(clean, ["cabling"], until=lambda f: key in f and len(f) == 1)
+        assert list(got) == [key]
+        assert got[key].startswith("swap: %s %s and %s see each other's planned peers" % ((LEAF,) + ports)), got[key]
+    finally:
+        swap()
+
+
+def test_fault_link_down_is_named_at_both_ends(clean):
+    sh("ip", "-n", LEAF, "link", "set", "swp2", "down")
+    try:
+        got = failures(clean, ["link_state"], until=lambda f: (SPINE, "link_state", "swp1") in f)
+        assert "down" in got[(LEAF, "link_state", "swp2")]
+        assert "far end %s swp2" % LEAF in got[(SPINE, "link_state", "swp1")]
+        assert {k[0] for k in got} == {LEAF, SPINE}
+    finally:
+        sh("ip", "-n", LEAF, "link", "set", "swp2", "up")
+
+
+def test_fault_mtu_mismatch(clean):
+    sh("ip", "-n", LEAF, "link", "set", "swp2", "mtu", "1500")
+    try:
+        got = failures(clean, ["mtu"])
+        assert got == {(LEAF, "mtu", "swp2"): "%s swp2 MTU 1500, planned 9216 (far end %s swp1 has 9216)" % (LEAF, SPINE)}
+    finally:
+        sh("ip", "-n", LEAF, "link", "set", "swp2", "mtu", "9216")
+
+
+def test_fault_bgp_neighbour_shut_down_and_wrong_asn(clean):
+    vtysh(SPINE, "router bgp 64513", "neighbor 10.16.0.1 shutdown")
+    try:
+        got = failures(clean, ["bgp_sessions"], until=lambda f: (LEAF, "bgp_sessions", "10.16.0.0") in f)
+        assert "is Idle (Admin), planned Established" in got[(SPINE, "bgp_sessions", "10.16.0.1")]
+        assert "%s has neighbour 10.16.0.1 shut down" % SPINE in got[(LEAF, "bgp_sessions", "10.16.0.0")]
+        assert set(got) == {(SPINE, "bgp_sessions", "10.16.0.1"), (LEAF, "bgp_sessions", "10.16.0.0")}
+    finally:
+        vtysh(SPINE, "router bgp 64513", "no neighbor 10.16.0.1 shutdown")
+    failures(clean, ["bgp_sessions"], until=lambda f: not f, timeout=90)
+    vtysh(SPINE, "router bgp 64513", "neighbor 10.16.0.1 remote-as 65000")
+    try:
+        got = failures(clean, ["bgp_sessions"], until=lambda f: (LEAF, "bgp_sessions", "10.16.0.0") in f)
+        assert "peer AS 65000 configured, planned AS 64514" in got[(SPINE, "bgp_sessions", "10.16.0.1")]
+        assert "%s expects AS 65000 for neighbour 10.16.0.1" % SPINE in got[(LEAF, "bgp_sessions", "10.16.0.0")]
+    finally:
+        vtysh(SPINE, "router bgp 64513", "neighbor 10.16.0.1 remote-as 64514")
