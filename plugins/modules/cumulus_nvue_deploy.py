@@ -26,8 +26,8 @@ description:
     revision, applied and saved) and fails the task saying so.
   - With I(device) naming BGP neighbours, the BGP gate runs after the apply and before the save, over the switch's
     FRR (I(vtysh_command) through the task's connection), as every deploy role of the collection does (its
-    C(bgp_gate)): every session I(bgp_gate) requires Established, the switch's own announcements, from each
-    neighbour at least what its build (I(peers)) originates. Still failing after I(bgp_timeout) seconds, the
+    C(bgp_gate)). It requires every session I(bgp_gate) selects Established, the switch's own announcements, and
+    from each neighbour at least what its build (I(peers)) originates. Still failing after I(bgp_timeout) seconds, the
     configuration read before is put back as for a failed apply, and the task fails naming each session and prefix.
   - With I(state_file), a switch changed since the last deploy from here is refused, untouched (see I(overwrite_changes)).
   - The password is never returned or shown (no_log).
