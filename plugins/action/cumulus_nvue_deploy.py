@@ -127,12 +127,19 @@ class ActionModule(ActionBase):
         planned = [n["ip"] for n in (device.get("bgp") or {}).get("neighbors", ())]
         if not planned:
             return None
-        before = self._vtysh(args["vtysh_command"], bgp_gate.GATE_COMMANDS[:1])
+        try:
+            before = self._vtysh(args["vtysh_command"], bgp_gate.GATE_COMMANDS[:1])
+        except Exception as exc:  # noqa: BLE001 -- a connection that runs no command (httpapi): stop before any change
+            raise ValueError("the BGP gate reads FRR with '%s' through the connection, which could not run it (%s); "
+                             "nothing sent: reach the switch over ssh (ansible_connection)" % (args["vtysh_command"], exc))
         bgp_gate.required_sessions(planned, before, args["bgp_gate"], "cumulus_deploy_bgp_gate")   # a bad value: now
         peers = args.get("peers") or []
 
         def gate():
-            text = self._vtysh(args["vtysh_command"], bgp_gate.GATE_COMMANDS)
+            try:
+                text = self._vtysh(args["vtysh_command"], bgp_gate.GATE_COMMANDS)
+            except Exception as exc:  # noqa: BLE001 -- the gate fails, and the change is rolled back, naming it
+                return ["FRR could not be read with '%s': %s" % (args["vtysh_command"], exc)]
             return bgp_gate.deploy_gate(text, device, before, args["bgp_gate"], peers)
         return gate
 
