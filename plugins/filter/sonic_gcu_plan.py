@@ -4,6 +4,8 @@
 """Filter gpucluster.fabric.sonic_gcu_plan (documented in sonic_gcu_plan.yml)."""
 from __future__ import annotations
 
+import json
+
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos.sonic.twin import gcu
@@ -11,6 +13,8 @@ from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos.so
 
 def sonic_gcu_plan(running, target, sonic_version, load_tables=None):
     try:
+        # Plain JSON data, not Ansible's lazy containers (slow to walk, and config_db is JSON anyway).
+        running, target = json.loads(json.dumps(running)), json.loads(json.dumps(target))
         return gcu.load_plan(running, target, sonic_version, list(load_tables or []))
     except gcu.GcuError as e:
         raise AnsibleFilterError(str(e)) from e

@@ -195,8 +195,9 @@ def test_deploy_yml_gives_each_switch_the_role_of_its_nos():
     with open(os.path.join(ROOT, "playbooks", "deploy.yml")) as f:
         plays = yaml.safe_load(f)
     deploys = [p for p in plays if any((t.get("ansible.builtin.include_role") or {}).get("name") == "{{ fabric_deploy_role }}"
-                                       for t in p.get("tasks", ()))]
-    assert [p["hosts"] for p in deploys] == ["oob_switch", "backend_core", "backend_superspine", "backend_spine",
+                                       and "tasks_from" not in t["ansible.builtin.include_role"] for t in p.get("tasks", ()))]
+    assert all(p["hosts"].endswith(":&fabric_deploy_pending") for p in deploys)
+    assert [p["hosts"].split(":&")[0] for p in deploys] == ["oob_switch", "backend_core", "backend_superspine", "backend_spine",
                                              "backend_leaf", "frontend_superspine", "frontend_spine", "frontend_side_a",
                                              "frontend_side_b"]
     for p in deploys:
@@ -204,9 +205,15 @@ def test_deploy_yml_gives_each_switch_the_role_of_its_nos():
         (task,) = p["tasks"]
         expected = task["vars"]["fabric_deploy_expected_role"]
         sides = {"frontend_side_a": "frontend_leaf", "frontend_side_b": "frontend_leaf"}
-        assert expected == sides.get(p["hosts"], p["hosts"])
+        group = p["hosts"].split(":&")[0]
+        assert expected == sides.get(group, group)
         assert set(p["vars"]) >= {"fabric_deploy_build_root", "fabric_deploy_drain_leaf"}
     assert nos_group_vars({"nos_cumulus": ["a"]})["nos_cumulus"]["fabric_deploy_role"] == "gpucluster.fabric.cumulus_deploy"
     assert nos_group_vars({"nos_sonic": ["a"]})["nos_sonic"]["fabric_deploy_role"] == "gpucluster.fabric.sonic_deploy"
     check = next(p for p in plays if p.get("name") == "Check that each switch's NOS has a deploy role")
     assert plays.index(check) < plays.index(deploys[0]) and check["any_errors_fatal"] is True
+    # The first pass compares every switch with the role of its NOS, read only, and stops the deploy on any failure.
+    pending = next(p for p in plays if p.get("name") == "Find the switches that differ from their build")
+    assert plays.index(check) < plays.index(pending) < plays.index(deploys[0]) and pending["any_errors_fatal"] is True
+    compare = pending["tasks"][0]["ansible.builtin.include_role"]
+    assert compare["name"] == "{{ fabric_deploy_role }}" and compare["tasks_from"] == "pending"
