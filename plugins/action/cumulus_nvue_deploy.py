@@ -36,6 +36,11 @@ ARGUMENT_SPEC = {
     "bgp_timeout": {"type": "float", "default": 180.0},
     "bgp_poll": {"type": "float", "default": 10.0},
     "vtysh_command": {"type": "str", "default": "sudo vtysh"},
+    # The drain before a change (roles/cumulus_deploy/tasks/drained_apply.yml): the build's startup.yaml in its drained
+    # form (drain_plan's native_config), and which step this is: drain (what runs, plus the drain), or change (to the
+    # drained form when it is given, else to the build).
+    "drained_content": {"type": "str"},
+    "step": {"type": "str", "default": "change", "choices": ["change", "drain"]},
 }
 
 
@@ -69,6 +74,18 @@ class ActionModule(ActionBase):
             return {"failed": True, "msg": "%s: %s: %s" % (host, args["startup"], exc)}
         release = args.get("release") or deploy.release_of(header)
         out = {"release": release}
+        overlay = None
+        if args.get("drained_content") is not None:
+            try:
+                documents = deploy.load_documents(args["drained_content"])
+                drained = deploy.target_of(documents, host)[1]
+            except (ValueError, deploy.DeployError) as exc:
+                return dict(out, failed=True, msg="%s: the drained form of %s: %s" % (host, args["startup"], exc))
+            # drain: only what the drain adds (its route-map, the peer groups' outbound policy), over what runs.
+            overlay = (deploy.merge_patch(target, drained) or {}) if args["step"] == "drain" else None
+            target = drained
+        elif args["step"] == "drain":
+            return dict(out, failed=True, msg="%s: step=drain needs drained_content (drain_plan's native_config)" % host)
         gate = deploy.schema_gate(documents, host, release)
         if gate is None:
             out["warnings"] = ["%s: the NVUE schema gate is not installed: %s is sent unchecked (the switch still "
@@ -97,12 +114,12 @@ class ActionModule(ActionBase):
         try:
             report = deploy.deploy(client, target, check=self._task.check_mode, keep=keep, timeout=args["timeout"],
                                    poll=args["poll"], save=args["save"], recorded=recorded, gate=gate,
-                                   gate_timeout=args["bgp_timeout"], gate_poll=args["bgp_poll"])
+                                   gate_timeout=args["bgp_timeout"], gate_poll=args["bgp_poll"], overlay=overlay)
         except (deploy.DeployError, NvueError) as exc:
             return dict(out, failed=True, msg=str(exc))
         if state_file and not self._task.check_mode:
             _write_json(state_file, {"fingerprint": report["fingerprint"]})
-        out["changed"] = report["changed"]
+        out["changed"] = out["differs"] = report["changed"]
         if report.get("revision"):
             out["revision"] = report["revision"]
         if self._task.diff and report["changed"]:

@@ -4,6 +4,7 @@
 """Action gpucluster.fabric.drain_plan: decide on the controller whether a switch may be drained, and how."""
 from __future__ import annotations
 
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.build import switch_files
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.day2 import drain
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos import home, nos_of
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import plan_for_task
@@ -14,13 +15,13 @@ STATES = ("drained", "undrained")
 
 
 class ActionModule(PlannedAction):
-    _VALID_ARGS = frozenset(("spec", "switch", "state", "confirm_leaf"))
+    _VALID_ARGS = frozenset(("spec", "switch", "state", "confirm_leaf", "native"))
 
     @staticmethod
     def _switch_config(args, task_vars, key, switch):
-        """The switch's structured config with it drained (key "drain") or not ("undrain")."""
+        """(the switch's structured config with it drained (key "drain") or not ("undrain"), the spec)."""
         plan = plan_for_task({"spec": args.get("spec"), key: [switch]}, task_vars)[1]
-        return structured_configs(plan)[switch]
+        return structured_configs(plan)[switch], plan.spec
 
     def planned(self, result, args, task_vars):
         switch, state = args.get("switch"), args.get("state", "drained")
@@ -29,7 +30,8 @@ class ActionModule(PlannedAction):
                         % (" or ".join(STATES), switch, state))
         base = self.plan({"spec": args.get("spec")}, task_vars)[1]
         nos = next((d.nos for d in base.devices if d.name == switch), None)
-        if nos and getattr(home(nos), "frr_conf", None) is None:
+        native = bool(args.get("native"))
+        if nos and getattr(home(nos), "frr_conf", None) is None and not native:
             # Its routing config is part of the NOS's own config (an NVUE revision, say), not an frr.conf that
             # vtysh commands and a file write can drain; its deploy role changes it without a drain.
             return dict(result, failed=True, msg="%s runs %s, which drain.yml cannot drain yet: drain it with "
@@ -45,12 +47,21 @@ class ActionModule(PlannedAction):
                            "(or deploy.yml)" % switch)
         if refusal:
             return dict(result, failed=True, msg=refusal, costs=warnings, confirm_needed=confirm_needed)
-        drained, undrained = (self._switch_config(args, task_vars, key, switch) for key in ("drain", "undrain"))
+        (drained, spec), (undrained, _spec) = (self._switch_config(args, task_vars, key, switch)
+                                               for key in ("drain", "undrain"))
         target, before = (drained, undrained) if state == "drained" else (undrained, drained)
         result.update(changed=False, switch=switch, state=state, costs=warnings, confirm_needed=confirm_needed,
                       commands=drain.vtysh_commands(target["bgp"], drain=state == "drained"),
                       neighbours=drain.neighbours(base, switch), kept_drained=sorted(kept),
                       network=base.device(switch).role.split("_")[0], marker=drain.RUNNING_MARKER,
-                      sessions=[n["ip"] for n in target["bgp"]["neighbors"]],
-                      frr_conf=home(nos_of(target)).frr_conf(target), frr_conf_before=home(nos_of(before)).frr_conf(before))
+                      sessions=[n["ip"] for n in target["bgp"]["neighbors"]])
+        nos_home = home(nos_of(target))
+        if getattr(nos_home, "frr_conf", None) is not None:
+            result.update(frr_conf=nos_home.frr_conf(target), frr_conf_before=nos_home.frr_conf(before))
+        if native:
+            # The NOS's own configuration files in each state, for a deploy role whose NOS keeps its routing there.
+            try:
+                result.update(native_config=switch_files(target, spec), native_config_before=switch_files(before, spec))
+            except ValueError as exc:
+                return dict(result, failed=True, msg="%s: %s" % (switch, exc))
         return result

@@ -121,6 +121,22 @@ options:
     description: How FRR's vtysh is run on the switch (the inventory's C(fabric_vtysh_command)).
     type: str
     default: sudo vtysh
+  drained_content:
+    description:
+      - The text of I(startup) in its drained form (the switch in the spec's C(maintenance.drained)), as action
+        C(gpucluster.fabric.drain_plan) gives it with I(native=true) in C(native_config).
+      - With I(step=change), the switch is brought to this form instead of I(startup).
+    type: str
+  step:
+    description:
+      - C(change) brings the switch to I(startup), or to I(drained_content) when given.
+      - C(drain) adds to the configuration that runs only what the drain adds (the difference between I(startup) and
+        I(drained_content)), in a revision of its own, under the same BGP gate and rollback; it needs
+        I(drained_content). Role C(cumulus_deploy) runs C(drain), C(change) to the drained form, then C(change) to
+        I(startup).
+    type: str
+    choices: [change, drain]
+    default: change
 author:
   - gpucluster.fabric contributors (@gpucluster)
 """
@@ -136,6 +152,10 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+differs:
+  description: Whether the switch differed from the target (the same as I(changed), also in check mode).
+  returned: success
+  type: bool
 revision:
   description: The NVUE revision the change was applied as.
   returned: changed and not check mode

@@ -31,6 +31,13 @@ options:
     description: Drain a backend leaf although its servers lose that rail while it is down.
     type: bool
     default: false
+  native:
+    description:
+      - Also return the switch's own configuration files in each state (I(native_config), I(native_config_before)),
+        for a deploy role whose NOS keeps its routing there (an NVUE startup.yaml, say).
+      - Without it, a switch whose NOS has no frr.conf is refused (drain.yml cannot drain it with vtysh and a file).
+    type: bool
+    default: false
 author:
   - gpucluster.fabric contributors (@gpucluster)
 """
@@ -69,11 +76,19 @@ sessions:
   elements: str
 frr_conf:
   description: The switch's frr.conf of the current build in the requested state.
-  returned: success
+  returned: success, for a NOS whose routing is in frr.conf
   type: str
+native_config:
+  description: With I(native), the switch's configuration files of the current build in the requested state, by file name.
+  returned: success, with I(native)
+  type: dict
+native_config_before:
+  description: The same in the other state.
+  returned: success, with I(native)
+  type: dict
 frr_conf_before:
   description: The same in the other state; when the switch runs it, the role writes I(frr_conf) so a restart keeps the state.
-  returned: success
+  returned: success, for a NOS whose routing is in frr.conf
   type: str
 marker:
   description: The line of FRR's running configuration present exactly while the switch is drained.

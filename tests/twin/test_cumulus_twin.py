@@ -273,3 +273,56 @@ def test_fault_bgp_neighbour_shut_down_and_wrong_asn(clean):
         assert "%s expects AS 65000 for neighbour 10.16.0.1" % SPINE in got[(LEAF, "bgp_sessions", "10.16.0.0")]
     finally:
         vtysh(SPINE, "router bgp 64513", "neighbor 10.16.0.1 remote-as 64514")
+
+
+# An address no switch of the lab uses (TEST-NET-1, RFC 5737): a router-id only has to be unique. Changing it resets
+# every BGP session of the switch (FRR's bgpd sends its peers a NOTIFICATION, Cease / configuration change).
+OTHER_ROUTER_ID = "192.0.2.1"
+# Echoes the drained rolling deploy may lose, of 8 rail pairs x 20/s (as tests/twin/test_deploy_traffic.py).
+DRAINED_LOSS_MAX = 1
+
+
+def test_a_rolling_deploy_drains_each_spine_it_changes_and_loses_nothing(clean, lab, tmp_path):
+    """Both spines run another router-id (deployed in place, cumulus_deploy_drain=false); deploy.yml of the Cumulus
+    switches, under a flow of echoes between the scalable units on every rail, finds only the spines different
+    and changes them one at a time, each drained first through NVUE (a revision adding the drain, verified on its
+    neighbours; the build drained; the build), every session of the spine resetting while it carries nothing."""
+    from gpufabric.twin.traffic import cross_su_pairs, loss_flow
+
+    plan = clean
+    spines = sorted(d.name for d in plan.devices if d.role == "backend_spine")
+    state_dir = os.path.join(lab, "state", CLUSTER, "nvue")
+    before = {}
+    for spine in spines:
+        directory = tmp_path / spine
+        directory.mkdir()
+        write_switch_build(plan, spine, directory)
+        startup = directory / "devices" / spine / "startup.yaml"
+        text = startup.read_text()
+        rid = re.search(r'router-id: "([\d.]+)"', text).group(1)
+        startup.write_text(text.replace('router-id: "%s"' % rid, 'router-id: "%s"' % OTHER_ROUTER_ID))
+        before[spine] = client(spine).config("applied")
+        # The same state file as deploy.yml's, so the deploy below finds the switch as this deploy left it.
+        assert os.path.exists(os.path.join(state_dir, spine + ".json"))
+        proc = playbook(deploy_one_play(directory, spine, "gpucluster.fabric.cumulus_deploy", {
+            "cumulus_deploy_build_root": str(directory), "cumulus_deploy_drain": False,
+            "cumulus_deploy_state_file": os.path.join(state_dir, spine + ".json")}))
+        assert proc.returncode == 0, proc.stdout[-3000:]
+        assert "changed without a drain: cumulus_deploy_drain is false" in proc.stdout
+        assert "192.0.2.1" in json.dumps(client(spine).config("applied"))
+    assert failures(plan, include=["bgp_sessions", "rail_reachability"], until=lambda f: not f, timeout=90) == {}
+
+    pairs = cross_su_pairs(plan)
+    with loss_flow(pairs, rate=20) as flow:
+        out = playbook("deploy.yml", "-e", "build_dir=%s" % lab, "--limit", "nos_cumulus", timeout=900)
+    print("\ndrained rolling deploy of %s: lost %d of %d\n%s" % (", ".join(spines), flow.lost, flow.sent, flow.report()))
+    assert out.returncode == 0, out.stdout[-4000:]
+    changed = recap(out.stdout)
+    assert all(changed[s] >= 3 for s in spines), changed          # drain, change while drained, undrain
+    assert sorted(re.findall(r"through the NVUE API, drain\] \**\nchanged: \[(\S+)\]", out.stdout)) == spines
+    assert "Verify the switch and its neighbours against the plan, undrained" in out.stdout
+    assert flow.sent > len(pairs) * 20 * 10 and flow.lost <= DRAINED_LOSS_MAX
+    for spine in spines:
+        applied = client(spine).config("applied")
+        assert applied == before[spine] and client(spine).config("startup") == applied
+        assert "GPUFABRIC_DRAIN" not in json.dumps(applied)

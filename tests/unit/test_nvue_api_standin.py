@@ -320,3 +320,31 @@ def test_a_change_the_bgp_gate_refuses_is_rolled_back_before_the_save(standin, c
     answers = [["session 10.16.0.0 (spine01) is Connect"], []]
     done = cumulus_deploy.deploy(nvue, TARGET, poll=0.02, gate=lambda: answers.pop(0), gate_timeout=5, gate_poll=0.02)
     assert done["changed"] and not answers and nvue.config("startup") == nvue.config("applied") != BASE
+
+
+def test_the_drain_step_adds_only_the_drain_to_what_runs_and_a_failed_change_goes_back_to_it(standin, certs):
+    """The drain before a change (roles/cumulus_deploy/tasks/drained_apply.yml): step 1 merges into the running
+    configuration only what the drained form adds (the route-map and the peer group's outbound policy), not the
+    build's other changes, and is not saved; step 3's change to the drained build, refused by the gate, goes back to
+    step 1's configuration, so the switch stays drained."""
+    switch, server = standin()
+    nvue = client(server, certs)
+    cumulus_deploy.deploy(nvue, TARGET, poll=0.02)
+    running = nvue.config("applied")
+    build = copy.deepcopy(TARGET)
+    build["interface"]["swp1"]["description"] = "gpu0002 ens4np0"       # the change the deploy is for
+    drained = copy.deepcopy(build)
+    drained["router"]["policy"] = {"route-map": {"GPUFABRIC_DRAIN": {"rule": {"10": {
+        "action": {"permit": {}}, "set": {"as-path-prepend": {"as": "64517,64517,64517"}}}}}}}
+    overlay = cumulus_deploy.merge_patch(build, drained)
+    assert overlay == {"router": {"policy": drained["router"]["policy"]}}
+    done = cumulus_deploy.deploy(nvue, None, poll=0.02, save=False, overlay=overlay)
+    after_drain = nvue.config("applied")
+    assert done["changed"] and after_drain["router"]["policy"] == drained["router"]["policy"]
+    assert after_drain["interface"]["swp1"]["description"] == "gpu0001 ens4np0"   # the build's change not yet
+    assert nvue.config("startup") == running                                      # the drain is not saved
+    with pytest.raises(cumulus_deploy.DeployError, match="rolled back to the previous configuration"):
+        cumulus_deploy.deploy(nvue, drained, poll=0.02, gate=lambda: ["session 10.16.0.0 (spine01) is Active"],
+                              gate_timeout=0.05, gate_poll=0.02)
+    assert nvue.config("applied") == after_drain                                  # still drained
+    assert not cumulus_deploy.deploy(nvue, None, poll=0.02, overlay=overlay)["changed"]   # drained already

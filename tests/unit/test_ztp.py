@@ -238,3 +238,88 @@ def test_provision_writes_atomically_and_the_build_keeps_the_tree(lab, tmp_path)
     assert write_build(lab, str(tmp_path)) == []
     check = provision(lab, str(tmp_path), {"onie_image": "images/other.bin"}, check=True)
     assert check["changed"] and "images/onie.bin" in open(os.path.join(ztp_root, "kea-dhcp4.conf")).read()
+
+
+# --- Cumulus Linux switches (nos/cumulus/ztp.py) ---------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def mixed():
+    plan = build_plan(load_example("mixed-lab"))
+    return plan, ztp_files(plan, ZtpSettings(plan.spec["oob"]["provisioning_host"]))
+
+
+def test_a_cumulus_switch_gets_option_239_with_its_script_and_a_sonic_one_option_67(mixed):
+    """Each switch's position carries the ZTP option of its NOS: Cumulus' 239 (cumulus-provision-url, defined for Kea,
+    which has no name for it) with the URL of the switch's own script; SONiC's 67 with its ztp.json."""
+    plan, (files, _native) = mixed
+    conf = json.loads(files["kea-dhcp4.conf"])["Dhcp4"]
+    assert conf["option-def"] == [{"name": "cumulus-provision-url", "code": 239, "type": "string", "space": "dhcp4"}]
+    classes = {c["name"]: c for c in conf["client-classes"]}
+    seen = set()
+    for pos in management_positions(plan):
+        if pos.kind != "switch":
+            continue
+        options = {o["name"]: o["data"] for o in classes["pos:" + pos.circuit_id]["option-data"] if "name" in o}
+        base = "http://%s/ztp/%s/" % (plan.spec["oob"]["provisioning_host"], pos.device)
+        nos = plan.device(pos.device).nos
+        seen.add(nos)
+        if nos == "cumulus":
+            assert options["cumulus-provision-url"] == base + "cumulus-ztp.sh" and "boot-file-name" not in options
+            assert "www/ztp/%s/cumulus-ztp.sh" % pos.device in files
+        else:
+            assert options["boot-file-name"] == base + "ztp.json" and "cumulus-provision-url" not in options
+    assert seen == {"cumulus", "sonic"}
+
+
+def test_kea_accepts_the_mixed_config(tmp_path, mixed):
+    if shutil.which("kea-dhcp4") is None:
+        pytest.skip("kea-dhcp4 not installed (make setup)")
+    path = tmp_path / "kea-dhcp4.conf"
+    path.write_text(mixed[1][0]["kea-dhcp4.conf"])
+    proc = subprocess.run(["kea-dhcp4", "-t", str(path)], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_the_served_startup_yaml_is_the_builds(mixed):
+    plan, (files, _native) = mixed
+    built = render_all(plan, stages=["configs"])
+    served = {k.split("/")[2]: v for k, v in files.items() if k.endswith("/startup.yaml")}
+    assert served and all(v == built["devices/%s/startup.yaml" % host] for host, v in served.items())
+
+
+def _run_script(tmp_path, script, served_text):
+    """Run a Cumulus ZTP script with curl and nv replaced by stubs: curl writes ``served_text`` where -o says, nv
+    records its arguments. Returns (exit code, nv calls, stderr)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    (tmp_path / "served.yaml").write_text(served_text)
+    (bin_dir / "curl").write_text('#!/bin/bash\nwhile [ $# -gt 0 ]; do [ "$1" = -o ] && { cp %s "$2"; shift; }; shift; '
+                                  'done\n' % (tmp_path / "served.yaml"))
+    (bin_dir / "nv").write_text('#!/bin/bash\necho "$*" >> %s\n' % (tmp_path / "nv.log"))
+    for stub in ("curl", "nv"):
+        (bin_dir / stub).chmod(0o755)
+    (tmp_path / "ztp.sh").write_text(script)
+    proc = subprocess.run(["bash", str(tmp_path / "ztp.sh")], env=dict(os.environ, PATH="%s:%s" % (bin_dir, os.environ["PATH"])),
+                          capture_output=True, text=True, check=False)
+    calls = (tmp_path / "nv.log").read_text().splitlines() if (tmp_path / "nv.log").exists() else []
+    return proc.returncode, calls, proc.stderr
+
+
+def test_the_cumulus_script_is_one_ztp_runs_and_applies_only_its_own_switch(tmp_path, mixed):
+    """The marker ZTP requires, the switch's own startup.yaml fetched, merged (the switch's default accounts stay),
+    applied answering the prompt and saved; a file of another switch (a cabling mix-up on the web server side) stops
+    the script with a non-zero exit, which ZTP reports as failed, before nv runs."""
+    plan, (files, _native) = mixed
+    host = "mixedlab-spine01"
+    script = files["www/ztp/%s/cumulus-ztp.sh" % host]
+    assert script.startswith("#!/bin/bash\n") and "CUMULUS-AUTOPROVISIONING" in script
+    assert "http://%s/ztp/%s/startup.yaml" % (plan.spec["oob"]["provisioning_host"], host) in script
+    assert subprocess.run(["bash", "-n"], input=script, text=True, check=False).returncode == 0
+    (tmp_path / "own").mkdir()
+    code, calls, err = _run_script(tmp_path / "own", script, files["www/ztp/%s/startup.yaml" % host])
+    assert code == 0, err
+    assert [c.split()[:2] for c in calls] == [["config", "patch"], ["config", "apply"], ["config", "save"]]
+    assert calls[1] == "config apply -y"
+    (tmp_path / "other").mkdir()
+    code, calls, err = _run_script(tmp_path / "other", script, files["www/ztp/mixedlab-spine02/startup.yaml"])
+    assert code != 0 and calls == [] and "is not %s's" % host in err

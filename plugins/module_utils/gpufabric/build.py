@@ -68,6 +68,13 @@ def render_switches(plan, devices=None):
     return _switch_texts(_structured_of(plan, devices), plan.spec)
 
 
+def switch_files(cfg, spec):
+    """{file name: text} of one switch's configuration files, rendered from its structured config ``cfg`` as the
+    build renders them (its NOS's schema gate included)."""
+    prefix = "devices/%s/" % cfg["hostname"]
+    return {path[len(prefix):]: text for path, text in _switch_texts({cfg["hostname"]: cfg}, spec).items()}
+
+
 def _switch_texts(cfgs, spec):
     by_nos = {}
     for host, cfg in cfgs.items():

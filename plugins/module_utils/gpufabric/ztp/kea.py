@@ -17,7 +17,6 @@ from ..errors import SpecError
 
 IDRAC_VENDOR_CLASS = "iDRAC"
 # DHCP option codes the devices read (Kea names where Kea has one).
-OPT_BOOTFILE = "boot-file-name"        # 67: a switch NOS's ZTP reads its script or ztp.json URL
 OPT_ONIE_URL = 114                     # ONIE's default-url: the NOS installer (ONIE discovery, exact URLs)
 OPT_HOSTNAME = "host-name"             # 12
 OPT_VENDOR = "vendor-encapsulated-options"  # 43: iDRAC auto config string
@@ -54,9 +53,11 @@ def position_class(pos, boot):
     return owned
 
 
-def boot_options(pos, settings, ztp_json_path, idrac_option):
+def boot_options(pos, settings, switch_boot, idrac_option):
+    """The option data of one position: for a switch, ``switch_boot`` (its NOS's ZTP option: name, data and, for
+    an option Kea does not know, its definition "def") and the ONIE installer URL."""
     if pos.kind == "switch":
-        opts = [_option(OPT_BOOTFILE, settings.url(ztp_json_path))]
+        opts = [_option(switch_boot["name"], switch_boot["data"])]
         if settings.onie_image:
             opts.append(_option(OPT_ONIE_URL, settings.url(settings.onie_image)))
         return opts
@@ -65,16 +66,17 @@ def boot_options(pos, settings, ztp_json_path, idrac_option):
     return []
 
 
-def kea_config(ports, positions, boots, settings, mgmt_network, gateway):
+def kea_config(ports, positions, boots, settings, mgmt_network, gateway, option_defs=()):
     """The whole kea-dhcp4.conf as a dict. ``ports`` [(relay, port, circuit-id)] of every access port,
-    ``boots`` {circuit-id: option data list} of every planned position."""
+    ``boots`` {circuit-id: option data list} of every planned position, ``option_defs`` the definitions of options
+    a NOS's ZTP reads that Kea has no name for (a site-specific code such as 239)."""
     net = ipaddress.ip_network(mgmt_network)
     classes = [port_class(relay, cid) for relay, _port, cid in ports]
     pools = []
     for pos in positions:
         classes.append(position_class(pos, boots[pos.circuit_id]))
         pools.append({"pool": "%s - %s" % (pos.address, pos.address), "client-class": "pos:" + pos.circuit_id})
-    return {"Dhcp4": {
+    config = {
         "interfaces-config": {"interfaces": settings.kea_interfaces, "dhcp-socket-type": "udp"},
         "lease-database": {"type": "memfile", "persist": True, "name": settings.kea_lease_file,
                            "lfc-interval": 3600},
@@ -88,4 +90,7 @@ def kea_config(ports, positions, boots, settings, mgmt_network, gateway):
                      "pools": pools}],
         "loggers": [{"name": "kea-dhcp4", "output_options": [{"output": settings.kea_log_file}],
                      "severity": "INFO"}],
-    }}
+    }
+    if option_defs:
+        config["option-def"] = sorted(option_defs, key=lambda d: d["code"])
+    return {"Dhcp4": config}

@@ -42,7 +42,7 @@ def switch_files(plan, settings):
         by_nos.setdefault(nos_of(cfg), {})[host] = cfg
     files, native = {}, {}
     for name, cfgs in sorted(by_nos.items()):
-        more_files, more_native = home(name).ztp_switch_files(cfgs, settings)
+        more_files, more_native = home(name).ztp_switch_files(cfgs, settings, plan.spec)
         files.update(more_files)
         native.update(more_native)
     return files, native
@@ -65,13 +65,19 @@ def ztp_files(plan, settings):
     files, tables = switch_files(plan, settings)
     aliases = port_aliases(plan, tables)
     positions = management_positions(plan, aliases)
-    boots = {}
+    cfgs = structured(plan)
+    boots, defs = {}, {}
     for pos in positions:
         option43 = autoconfig_option(pos.device, settings) if pos.kind == "bmc" else None
-        boots[pos.circuit_id] = boot_options(pos, settings, "ztp/%s/ztp.json" % pos.device, option43)
+        # A switch's boot option is its NOS's (the URL its ZTP reads, and the option that carries it).
+        boot = home(nos_of(cfgs[pos.device])).ztp_boot_option(pos.device, settings) if pos.kind == "switch" else None
+        boots[pos.circuit_id] = boot_options(pos, settings, boot, option43)
+        if boot and boot.get("def"):
+            defs[boot["def"]["code"]] = boot["def"]
         if pos.kind == "bmc":
             files["www/" + profile_path(pos.device)] = _json(server_profile(pos.model, settings))
-    kea = kea_config(access_ports(plan, aliases), positions, boots, settings, plan.spec["oob"]["pool"], fmt(plan.mgmt_gateway))
+    kea = kea_config(access_ports(plan, aliases), positions, boots, settings, plan.spec["oob"]["pool"], fmt(plan.mgmt_gateway),
+                     option_defs=list(defs.values()))
     files["kea-dhcp4.conf"] = _json(kea)
     files["positions.csv"] = _positions_csv(positions)
     return dict(sorted(files.items())), tables

@@ -76,6 +76,27 @@ def check_configs(models_dir, cfgs):
     return []
 
 
+# ZTP (ztp.py), loaded when provisioning asks for it.
+def ztp_switch_files(cfgs, settings, spec=None):
+    from . import ztp
+    return ztp.switch_files(cfgs, settings, spec)
+
+
+def ztp_boot_option(host, settings):
+    from . import ztp
+    return ztp.boot_option(host, settings)
+
+
+def port_aliases(native_by_host):
+    from . import ztp
+    return ztp.port_aliases(native_by_host)
+
+
+def ztp_config_problems(native_by_host, models_dir):
+    from . import ztp
+    return ztp.config_problems(native_by_host, models_dir)
+
+
 def twin_plane():
     """The twin's Cumulus switches (twin/plane.py of this home: the NVUE API stand-in of each switch, applying
     into its namespace): twin/ reaches it here, through nos.home("cumulus"), and loads it only when the twin runs."""

@@ -189,12 +189,14 @@ def _gate_wait(gate, timeout, poll):
 
 
 def deploy(client, target, check=False, keep=DEFAULT_KEEP, timeout=180.0, poll=2.0, save=True, recorded=None,
-           gate=None, gate_timeout=180.0, gate_poll=10.0):
+           gate=None, gate_timeout=180.0, gate_poll=10.0, overlay=None):
     """Bring the switch behind ``client`` to ``target`` (a configuration: the merged `set` documents).
     ``recorded``: the fingerprint the last deploy left; a switch changed since is refused, untouched.
     ``gate``: the BGP gate, a callable returning its problems (bgp_gate.deploy_gate over the switch's FRR), asked
     after the apply every ``gate_poll`` seconds until it has none; still some after ``gate_timeout``: the previous
     configuration is put back, as for a failed apply. The save comes after it.
+    ``overlay``: a merge patch; when given, the target is the applied configuration with it merged in (``target``
+    is then not used), as for the drain before a change: what runs, plus the drain.
     Returns a dict: changed, revision, diff (before/after YAML), fingerprint (of what now runs).
     Raises DeployError with the whole story."""
     host = client.hostname
@@ -206,6 +208,8 @@ def deploy(client, target, check=False, keep=DEFAULT_KEEP, timeout=180.0, poll=2
                               "hand or by another tool; nothing sent: put the change in the spec, or set "
                               "cumulus_deploy_overwrite_changes=true to replace it with the build"
                               % (host, ", ".join(changed[:8]), " and %d more" % (len(changed) - 8) if len(changed) > 8 else ""))
+    if overlay is not None:
+        target = merge(applied, overlay)
     desired = with_kept(target, applied, keep)
     patch = merge_patch(applied, desired)
     result = {"changed": patch is not None, "diff": {"before": yaml_text(applied), "after": yaml_text(desired),

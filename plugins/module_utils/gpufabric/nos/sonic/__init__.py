@@ -18,6 +18,7 @@ from .render import frr_conf, render_device  # noqa: F401  (interface)
 from .ztp import config_problems as ztp_config_problems  # noqa: F401  (interface)
 from .ztp import port_aliases  # noqa: F401  (interface)
 from .ztp import switch_files as ztp_switch_files  # noqa: F401  (interface)
+from .ztp import boot_option as ztp_boot_option  # noqa: F401  (interface)
 
 NAME = "sonic"
 # The version of the structured config schema (structured/switch.py) this home is written against.

@@ -119,8 +119,14 @@ def _json(doc):
     return json.dumps(doc, indent=2, sort_keys=True) + "\n"
 
 
-def switch_files(cfgs, settings):
-    """{path under www/: text} of every switch ({host: structured config}), and {host: config_db tables}."""
+def boot_option(host, settings):
+    """What DHCP hands this switch's position: option 67 with its ztp.json's URL."""
+    return {"name": "boot-file-name", "data": settings.url("ztp/%s/ztp.json" % host)}
+
+
+def switch_files(cfgs, settings, spec=None):
+    """{path under www/: text} of every switch ({host: structured config}), and {host: config_db tables}.
+    (``spec``: the fabric's spec, which SONiC's files do not need.)"""
     files, tables = {}, {}
     for host, cfg in cfgs.items():
         tables[host] = config_db(cfg)
