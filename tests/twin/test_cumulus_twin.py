@@ -2,8 +2,11 @@
 operator runs against inventories/cumulus-lab-twin:
 - twin.yml up boots the Cumulus switches empty; deploy.yml configures every one of them through the real
   cumulus_deploy role and each switch's NVUE API over HTTPS (certificate checked), the applied revisions
-  taking effect in the namespaces (ports, FRR, ACLs); validate.yml then finds 0 FAIL and 0 ERROR with the
-  Cumulus collectors; a second deploy changes nothing;
+  taking effect in the namespaces (ports, FRR, ACLs), and the SONiC frontend leaves and OOB switches through
+  sonic_deploy; validate.yml of the backend and the frontend (SONiC leaves under Cumulus spines) then finds
+  0 FAIL and 0 ERROR; a second deploy changes nothing;
+- a rolling deploy that changes both spines (another router-id: every session resets) under traffic drains each
+  first through NVUE and loses at most one echo;
 - a revision the switch cannot take (a tenant VRF, which the twin's Cumulus switch does not model) ends
   apply_fail, and the previous revision is still applied and running: the port MTU the same revision
   changes is untouched, the BGP sessions stay up, `nv` shows the previous values;
@@ -68,9 +71,9 @@ def lab(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def deployed(lab):
-    # The Cumulus switches only: the frontend leaves and OOB run SONiC (tests/twin/test_deploy_twin.py covers that
-    # deploy); every leaf at once, as a Cumulus deploy does not drain.
-    return playbook("deploy.yml", "-e", "build_dir=%s" % lab, "--limit", "nos_cumulus", "-e", "deploy_leaf_serial=100%")
+    # The whole mixed fabric, each switch by the deploy role of its NOS: the Cumulus switches through NVUE, the SONiC
+    # frontend leaves and OOB switches through CONFIG_DB; every leaf at once (a first bring-up drains nothing).
+    return playbook("deploy.yml", "-e", "build_dir=%s" % lab, "-e", "deploy_leaf_serial=100%", timeout=900)
 
 
 def cumulus_hosts():
@@ -86,6 +89,7 @@ def test_deploy_validates_clean_and_a_second_deploy_changes_nothing(lab, deploye
     changed = recap(deployed.stdout)
     # (The build, run once, counts on the first host too.)
     assert {h for h in hosts if changed.get(h, 0) >= 1} == set(hosts), changed
+
     # The rendered configuration runs in the namespace: addresses from NVUE, FRR's sessions from NVUE's BGP.
     addrs = json.loads(subprocess.run(["ip", "-n", LEAF, "-j", "addr", "show", "swp2"], capture_output=True,
                                       text=True, check=True).stdout)[0]
@@ -96,15 +100,17 @@ def test_deploy_validates_clean_and_a_second_deploy_changes_nothing(lab, deploye
     plan = build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", "cumulus-lab-twin", "cumulus-lab.topology.yml")))
     deadline = time.monotonic() + 120
     while True:
-        down = [r for r in twin.verify(plan, networks=("backend",), include=["bgp_sessions", "rail_reachability"])[
+        down = [r for r in twin.verify(plan, networks=("backend", "frontend"), include=["bgp_sessions", "rail_reachability"])[
             "results"] if r.status != "PASS"]
         if not down or time.monotonic() > deadline:
             break
         time.sleep(2)
-    checked = playbook("validate.yml", "-e", "build_dir=%s" % lab)
+    # The mixed fabric validates clean: the backend (Cumulus), and the frontend, SONiC leaves under Cumulus spines.
+    checked = playbook("validate.yml", "-e", "build_dir=%s" % lab, "-e", '{"networks": ["backend", "frontend"]}')
     assert checked.returncode == 0, checked.stdout[-4000:]
-    assert re.search(r"validate cumuluslab: 22 devices, FAIL 0, ERROR 0, SKIP \d+, PASS \d+", checked.stdout)
-    again = playbook("deploy.yml", "-e", "build_dir=%s" % lab, "--limit", "nos_cumulus", "-e", "deploy_leaf_serial=100%")
+    found = re.search(r"validate cumuluslab: (\d+) devices, FAIL 0, ERROR 0, SKIP \d+, PASS \d+", checked.stdout)
+    assert found and int(found.group(1)) > 22, checked.stdout[-3000:]     # more than the backend's 22
+    again = playbook("deploy.yml", "-e", "build_dir=%s" % lab, "-e", "deploy_leaf_serial=100%")
     assert again.returncode == 0, again.stdout[-4000:]
     assert {h: n for h, n in recap(again.stdout).items() if n} == {}
 
