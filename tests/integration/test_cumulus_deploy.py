@@ -194,12 +194,16 @@ def test_deploy_yml_gives_each_switch_the_role_of_its_nos():
 
     with open(os.path.join(ROOT, "playbooks", "deploy.yml")) as f:
         plays = yaml.safe_load(f)
-    deploys = [p for p in plays if any((t.get("ansible.builtin.include_role") or {}).get("name") == "{{ fabric_deploy_role }}"
-                                       and "tasks_from" not in t["ansible.builtin.include_role"] for t in p.get("tasks", ()))]
+
+    def rolls(task):
+        include = task.get("ansible.builtin.include_role") or {}
+        return include.get("name") == "{{ fabric_deploy_role }}" and "tasks_from" not in include
+
+    deploys = [p for p in plays if any(rolls(t) for t in p.get("tasks", ()))]
     assert all(p["hosts"].endswith(":&fabric_deploy_pending") for p in deploys)
-    assert [p["hosts"].split(":&")[0] for p in deploys] == ["oob_switch", "backend_core", "backend_superspine", "backend_spine",
-                                             "backend_leaf", "frontend_superspine", "frontend_spine", "frontend_side_a",
-                                             "frontend_side_b"]
+    assert [p["hosts"].split(":&")[0] for p in deploys] == [
+        "oob_switch", "backend_core", "backend_superspine", "backend_spine", "backend_leaf", "frontend_superspine",
+        "frontend_spine", "frontend_side_a", "frontend_side_b"]
     for p in deploys:
         assert "roles" not in p, p["name"]
         (task,) = p["tasks"]
