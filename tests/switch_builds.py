@@ -8,12 +8,13 @@ from gpufabric import build
 
 def write_switch_build(plan, host, directory):
     """Render ``host`` and its BGP neighbours into ``directory`` (a pathlib.Path), as build/<cluster>/ holds them;
-    returns (the rendered files, the first summary the switch's plan announces)."""
+    returns (the rendered files, the first summary the switch's plan announces, None for none)."""
     files = build.render_all(plan, devices=[host] + [e.peer.name for e in plan.device(host).bgp_ends()])
     for rel, text in files.items():
         (directory / rel).parent.mkdir(parents=True, exist_ok=True)
         (directory / rel).write_text(text)
-    return files, yaml.safe_load(files["devices/%s/structured.yml" % host])["bgp"]["summaries"][0]
+    summaries = yaml.safe_load(files["devices/%s/structured.yml" % host])["bgp"].get("summaries") or [None]
+    return files, summaries[0]
 
 
 def deploy_one_play(directory, host, role, role_vars):
