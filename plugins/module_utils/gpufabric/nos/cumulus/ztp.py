@@ -10,7 +10,7 @@ system.aaa), applies it answering NVUE's prompt (`nv config apply -y`) and saves
 """
 import shlex
 
-from . import text, documents, release_of
+from . import FILE, render_switches
 
 SCRIPT = "cumulus-ztp.sh"
 MARKER = "CUMULUS-AUTOPROVISIONING"
@@ -41,15 +41,16 @@ def script(host, settings):
 
 
 def switch_files(cfgs, settings, spec=None):
-    """{path under www/: text} of every switch ({host: structured config}), and {host: startup documents}."""
-    release = release_of(spec or {})
-    files, docs = {}, {}
-    for host, cfg in cfgs.items():
-        docs[host] = documents(cfg, release)
+    """{path under www/: text} of every switch ({host: structured config}), and {host: startup.yaml text}. The
+    startup.yaml is the build's, rendered and checked against NVIDIA's NVUE model the same way."""
+    rendered = render_switches(cfgs, spec or {})
+    files, native = {}, {}
+    for host in cfgs:
+        native[host] = rendered[host][FILE]
         base = "www/ztp/%s/" % host
-        files[base + "startup.yaml"] = text(cfg, docs[host], release)
+        files[base + FILE] = native[host]
         files[base + SCRIPT] = script(host, settings)
-    return files, docs
+    return files, native
 
 
 def boot_option(host, settings):
@@ -57,11 +58,11 @@ def boot_option(host, settings):
     return {"name": PROVISION_OPTION, "data": settings.url("ztp/%s/%s" % (host, SCRIPT)), "def": PROVISION_OPTION_DEF}
 
 
-def port_aliases(docs_by_host):
+def port_aliases(native_by_host):
     """A Cumulus switch names its ports swpN in option 82 as the plan does: no aliases."""
     return {}
 
 
-def config_problems(docs_by_host, models_dir):
+def config_problems(native_by_host, models_dir):
     """Nothing beyond the build's gate: every startup.yaml is checked against NVIDIA's NVUE model when rendered."""
     return []
