@@ -13,7 +13,9 @@ from ansible.module_utils.common.parameters import remove_values
 from ansible.plugins.action import ActionBase
 
 ARGUMENT_SPEC = {
-    "startup": {"type": "path", "required": True},
+    # The build's startup.yaml: its path on the controller, or its text (drain.yml, which reads no build directory).
+    "startup": {"type": "path"},
+    "startup_content": {"type": "str"},
     "api_host": {"type": "str", "required": True},
     "api_port": {"type": "int", "default": 8765},
     "user": {"type": "str", "required": True},
@@ -36,12 +38,15 @@ ARGUMENT_SPEC = {
     "bgp_timeout": {"type": "float", "default": 180.0},
     "bgp_poll": {"type": "float", "default": 10.0},
     "vtysh_command": {"type": "str", "default": "sudo vtysh"},
-    # The drain before a change (roles/cumulus_deploy/tasks/drained_apply.yml): the build's startup.yaml in its drained
-    # form (drain_plan's native_config), and which step this is: drain (what runs, plus the drain), or change (to the
-    # drained form when it is given, else to the build).
+    # The drain before a change (roles/cumulus_deploy/tasks/drained_apply.yml) and drain.yml / undrain.yml
+    # (tasks/shift.yml): the build's startup.yaml in its drained form (drain_plan's native_config), and which step
+    # this is: drain (what runs, plus the drain), undrain (what runs, less the drain), or change (to the drained form
+    # when it is given, else to the build).
     "drained_content": {"type": "str"},
-    "step": {"type": "str", "default": "change", "choices": ["change", "drain"]},
+    "step": {"type": "str", "default": "change", "choices": ["change", "drain", "undrain"]},
 }
+MUTUALLY_EXCLUSIVE = [["startup", "startup_content"]]
+REQUIRED_ONE_OF = [["startup", "startup_content"]]
 
 
 class ActionModule(ActionBase):
@@ -50,7 +55,8 @@ class ActionModule(ActionBase):
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
-        _validation, args = self.validate_argument_spec(argument_spec=ARGUMENT_SPEC)
+        _validation, args = self.validate_argument_spec(argument_spec=ARGUMENT_SPEC, mutually_exclusive=MUTUALLY_EXCLUSIVE,
+                                                        required_one_of=REQUIRED_ONE_OF)
         secret = {args["password"]}
         try:
             result.update(self._deploy(task_vars["inventory_hostname"], args))
@@ -64,32 +70,42 @@ class ActionModule(ActionBase):
         from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos.cumulus.nvue_client import (
             NvueClient, NvueError)
 
+        source = args.get("startup") or "its startup.yaml"
         try:
-            with open(args["startup"], encoding="utf-8") as f:
-                documents = deploy.load_documents(f.read())
+            if args.get("startup_content") is not None:
+                text = args["startup_content"]
+            else:
+                with open(args["startup"], encoding="utf-8") as f:
+                    text = f.read()
+            documents = deploy.load_documents(text)
             header, target = deploy.target_of(documents, host)
         except OSError as exc:
-            return {"failed": True, "msg": "%s: %s: %s" % (host, args["startup"], exc.strerror)}
+            return {"failed": True, "msg": "%s: %s: %s" % (host, source, exc.strerror)}
         except (ValueError, deploy.DeployError) as exc:
-            return {"failed": True, "msg": "%s: %s: %s" % (host, args["startup"], exc)}
+            return {"failed": True, "msg": "%s: %s: %s" % (host, source, exc)}
         release = args.get("release") or deploy.release_of(header)
         out = {"release": release}
         overlay = None
         if args.get("drained_content") is not None:
             try:
-                documents = deploy.load_documents(args["drained_content"])
-                drained = deploy.target_of(documents, host)[1]
+                drained_documents = deploy.load_documents(args["drained_content"])
+                drained = deploy.target_of(drained_documents, host)[1]
             except (ValueError, deploy.DeployError) as exc:
-                return dict(out, failed=True, msg="%s: the drained form of %s: %s" % (host, args["startup"], exc))
-            # drain: only what the drain adds (its route-map, the peer groups' outbound policy), over what runs.
-            overlay = (deploy.merge_patch(target, drained) or {}) if args["step"] == "drain" else None
-            target = drained
-        elif args["step"] == "drain":
-            return dict(out, failed=True, msg="%s: step=drain needs drained_content (drain_plan's native_config)" % host)
+                return dict(out, failed=True, msg="%s: the drained form of %s: %s" % (host, source, exc))
+            if args["step"] == "undrain":
+                # Only the drain taken away, from what runs; the rest of the switch stays as it is.
+                overlay = deploy.merge_patch(drained, target) or {}
+            else:
+                # drain: only what the drain adds (its route-map, the peer groups' outbound policy), over what runs.
+                overlay = (deploy.merge_patch(target, drained) or {}) if args["step"] == "drain" else None
+                target, documents = drained, drained_documents
+        elif args["step"] != "change":
+            return dict(out, failed=True, msg="%s: step=%s needs drained_content (drain_plan's native_config)"
+                        % (host, args["step"]))
         gate = deploy.schema_gate(documents, host, release)
         if gate is None:
             out["warnings"] = ["%s: the NVUE schema gate is not installed: %s is sent unchecked (the switch still "
-                               "checks it)" % (host, args["startup"])]
+                               "checks it)" % (host, source)]
         elif gate:
             return dict(out, failed=True, msg="%s: startup.yaml refused by the NVUE object model of Cumulus Linux %s, "
                         "nothing sent: %s" % (host, release, "; ".join(gate[:5])), problems=gate)

@@ -34,8 +34,8 @@ class ActionModule(PlannedAction):
         if nos and getattr(home(nos), "frr_conf", None) is None and not native:
             # Its routing config is part of the NOS's own config (an NVUE revision, say), not an frr.conf that
             # vtysh commands and a file write can drain; its deploy role changes it without a drain.
-            return dict(result, failed=True, msg="%s runs %s, which drain.yml cannot drain yet: drain it with "
-                        "maintenance.drained in the spec and deploy.yml, which renders it drained" % (switch, nos))
+            return dict(result, failed=True, msg="%s runs %s, whose routing is in its own configuration, not an frr.conf: "
+                        "ask with native=true (drain.yml does, from the inventory's fabric_routing_native)" % (switch, nos))
         kept = drain.drained_switches(base)
         confirm_needed = drain.needs_confirmation(base, [switch])
         if state == "drained":
@@ -54,6 +54,7 @@ class ActionModule(PlannedAction):
                       commands=drain.vtysh_commands(target["bgp"], drain=state == "drained"),
                       neighbours=drain.neighbours(base, switch), kept_drained=sorted(kept),
                       network=base.device(switch).role.split("_")[0], marker=drain.RUNNING_MARKER,
+                      cluster=base.summary["cluster"],
                       sessions=[n["ip"] for n in target["bgp"]["neighbors"]])
         nos_home = home(nos_of(target))
         if getattr(nos_home, "frr_conf", None) is not None:

@@ -33,9 +33,15 @@ description:
   - The password is never returned or shown (no_log).
 options:
   startup:
-    description: The switch's NVUE C(startup.yaml) (a list of C(header) and C(set) documents), as the build renders it.
+    description:
+      - The switch's NVUE C(startup.yaml) (a list of C(header) and C(set) documents), as the build renders it.
+      - One of I(startup) and I(startup_content) is required.
     type: path
-    required: true
+  startup_content:
+    description:
+      - The text of that C(startup.yaml), instead of I(startup) (role C(cumulus_deploy)'s C(shift), which reads no build
+        directory).
+    type: str
   api_host:
     description: Address or name of the switch's NVUE API.
     type: str
@@ -134,8 +140,10 @@ options:
         I(drained_content)), in a revision of its own, under the same BGP gate and rollback; it needs
         I(drained_content). Role C(cumulus_deploy) runs C(drain), C(change) to the drained form, then C(change) to
         I(startup).
+      - C(undrain) takes from the configuration that runs only what the drain added, in a revision of its own (it needs
+        I(drained_content)); drain.yml and undrain.yml use C(drain) and C(undrain).
     type: str
-    choices: [change, drain]
+    choices: [change, drain, undrain]
     default: change
 author:
   - gpucluster.fabric contributors (@gpucluster)

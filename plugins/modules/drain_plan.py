@@ -35,7 +35,8 @@ options:
     description:
       - Also return the switch's own configuration files in each state (I(native_config), I(native_config_before)),
         for a deploy role whose NOS keeps its routing there (an NVUE startup.yaml, say).
-      - Without it, a switch whose NOS has no frr.conf is refused (drain.yml cannot drain it with vtysh and a file).
+      - Without it, a switch whose NOS has no frr.conf is refused (vtysh and a file cannot drain it); drain.yml asks for
+        it on a NOS whose routing is in its own configuration (group variable C(fabric_routing_native)).
     type: bool
     default: false
 author:
@@ -96,6 +97,10 @@ marker:
   type: str
 network:
   description: backend or frontend.
+  returned: success
+  type: str
+cluster:
+  description: The cluster's name (build/<cluster>).
   returned: success
   type: str
 kept_drained:

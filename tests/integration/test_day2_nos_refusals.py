@@ -1,6 +1,7 @@
 """The day-2 playbooks name no NOS: each switch is changed with the deploy role its nos_<nos> group names, and a
 playbook a NOS's deploy role does not serve yet refuses that switch in one line before anything is read or
-changed (tenants.yml and spare.yml on Cumulus rail leaves; deploy.yml on a switch in no nos_<nos> group).
+changed (tenants.yml and spare.yml on rail leaves whose nos_<nos> group lists neither play in fabric_deploy_plays,
+as a NOS added without them would; deploy.yml on a switch in no nos_<nos> group).
 Offline: the local connection, no twin; every run stops at its refusal."""
 import os
 import sys
@@ -15,7 +16,8 @@ def playbook(*args):
 
 
 def _inventory(tmp_path, spares=0):
-    """cumulus-lab's spec (Cumulus rail leaves), run with the local connection, optionally with hot spares."""
+    """cumulus-lab's spec (Cumulus rail leaves), run with the local connection, optionally with hot spares; its
+    nos_cumulus group says the deploy role serves no day-2 play (the inventory's group_vars over the plugin's)."""
     with open(os.path.join(ROOT, "inventories", "cumulus-lab", "cumulus-lab.topology.yml")) as f:
         spec = yaml.safe_load(f)
     if spares:
@@ -25,6 +27,7 @@ def _inventory(tmp_path, spares=0):
     (inventory / "cumulus-lab.topology.yml").write_text(yaml.safe_dump(spec))
     (inventory / "group_vars" / "all.yml").write_text(yaml.safe_dump(
         {"ansible_connection": "local", "ansible_python_interpreter": sys.executable}))
+    (inventory / "group_vars" / "nos_cumulus.yml").write_text(yaml.safe_dump({"fabric_deploy_plays": []}))
     return str(inventory)
 
 

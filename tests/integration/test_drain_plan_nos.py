@@ -1,6 +1,6 @@
-"""drain.yml's decision (action drain_plan) on a switch whose NOS keeps its routing in its own config (Cumulus
-Linux: an NVUE revision, no frr.conf the collection renders): refused in one line that names the switch, its
-NOS and the way that works (maintenance.drained + deploy.yml), not a traceback."""
+"""The drain decision (action drain_plan) on a switch whose NOS keeps its routing in its own config (Cumulus Linux: an
+NVUE revision, no frr.conf the collection renders): without native=true, refused in one line that names the switch,
+its NOS and the way that works (drain.yml asks with native=true from fabric_routing_native), not a traceback."""
 import os
 import subprocess
 import sys
@@ -30,8 +30,8 @@ def test_a_cumulus_switch_is_refused_with_the_way_that_works(tmp_path):
     proc = drain_plan(tmp_path, "cumuluslab-r0-leaf01")
     assert proc.returncode != 0
     text = " ".join(proc.stdout.split())
-    assert "cumuluslab-r0-leaf01 runs cumulus, which drain.yml cannot drain yet" in text
-    assert "maintenance.drained" in text and "Traceback" not in proc.stdout + proc.stderr
+    assert "cumuluslab-r0-leaf01 runs cumulus, whose routing is in its own configuration, not an frr.conf" in text
+    assert "native=true" in text and "Traceback" not in proc.stdout + proc.stderr
 
 
 def test_a_sonic_spine_gets_its_drain(tmp_path):
@@ -74,3 +74,4 @@ def test_with_native_a_cumulus_spine_gets_its_startup_yaml_drained_and_not(tmp_p
     built = build.render_all(planning.build_plan(specfile.load_spec(spec)), devices=["cumuluslab-spine01"])
     assert before == built["devices/cumuluslab-spine01/startup.yaml"]
     assert "frr_conf" not in result and result["neighbours"] and result["network"] == "backend"
+    assert result["cluster"] == "cumuluslab"

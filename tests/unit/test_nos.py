@@ -93,7 +93,10 @@ def test_each_nos_group_carries_how_its_frr_is_reached_and_only_groups_with_memb
     assert list(out) == ["nos_cumulus"]
     assert out["nos_cumulus"] == {"fabric_vtysh_command": nos.platform("cumulus")["frr"]["vtysh_command"],
                                   "fabric_frr_conf_path": "/etc/frr/frr.conf",
-                                  "fabric_deploy_role": "gpucluster.fabric.cumulus_deploy", "fabric_deploy_plays": []}
+                                  "fabric_deploy_role": "gpucluster.fabric.cumulus_deploy",
+                                  "fabric_deploy_plays": ["tenants", "spare"], "fabric_tenancy_command": "nv config show -o json",
+                                  "fabric_routing_native": True}
+    assert "fabric_routing_native" not in nos_group_vars({"nos_sonic": ["b"]})["nos_sonic"]
     assert nos_group_vars({"nos_sonic": ["b"]})["nos_sonic"]["fabric_vtysh_command"] == "docker exec bgp vtysh"
 
 

@@ -120,6 +120,8 @@ def nos_group_vars(members):
                           "fabric_deploy_role": deploy["role"], "fabric_deploy_plays": list(deploy["plays"])}
             if deploy.get("tenancy_command"):
                 out[group]["fabric_tenancy_command"] = deploy["tenancy_command"]
+            if deploy.get("routing_native"):
+                out[group]["fabric_routing_native"] = True
     return out
 
 

@@ -4,11 +4,12 @@ Cumulus Linux (docs/spectrum-x.md).
 - nvue.py: a structured config rendered as the NVUE object tree of a startup.yaml
 - schema.py: the schema gate, NVIDIA's NVUE object model of the chosen release (nvueschema, strict)
 - nvue_client.py, deploy.py: the deploy flow over the NVUE REST API; twin/: the twin's stand-in for that API
+- tenancy.py: which tenant each port of a running rail leaf is bound to (tenants.yml reads the leaves)
 
 Neutral code reaches this module through ``nos.home("cumulus")``; it imports only neutral code.
 """
 from .. import DEFAULT_NOS
-from . import collectors  # noqa: F401  (interface)
+from . import collectors, tenancy  # noqa: F401  (interface)
 from ...errors import SpecError
 from ...render import yaml_text
 from .nvue import RENDERED_RELEASES, check_rendered, startup  # noqa: F401  (interface)

@@ -5,6 +5,7 @@ applied revision taking effect in its network namespace (switch.py), and ``nv`` 
     /run/gpufabric-twin/<cluster>/<host>/nvue/       startup.yaml (the switch's /etc/nvue.d/startup.yaml),
                                                      nvue-api.pem/.key (its self-signed certificate), api.port,
                                                      applied.json (what ``nv`` shows)
+    /run/gpufabric-twin/<cluster>/<host>/netns-env.json  nv's directory first on PATH for the netns connection
     /run/gpufabric-cumulus/bin/nv                    NVUE's CLI for ``nv show`` / ``nv config show`` (nv_cli.py)
 
 Each switch's API listens on 127.0.0.1 at the port in its api.port (a switch listens on its management
@@ -21,7 +22,7 @@ import sys
 import threading
 import time
 
-from ....twin import daemons
+from ....twin import daemons, netns_env
 
 # The twin's desired state (twin/desired.py) asks these: a Cumulus switch applies its own configuration.
 SELF_APPLYING = True
@@ -132,6 +133,9 @@ def apply(state_dir, switches):
         _write(password, secrets.token_urlsafe(18) + "\n", 0o600)
     for host, _release, startup in switches:
         os.makedirs(switch_dir(state_dir, host), exist_ok=True)
+        # Commands reaching the switch through the netns connection find nv first on PATH, as on the switch.
+        if netns_env.write(state_dir, host, path=[BIN_DIR]):
+            changes.append("%s: nv given to the netns connection" % host)
         path = os.path.join(switch_dir(state_dir, host), "startup.yaml")
         if startup is not None and not os.path.exists(path):
             _write(path, startup)
@@ -183,8 +187,10 @@ def remove(state_dir, names):
 
 
 def forget(state_dir, hosts):
-    """Switches that left the twin: nothing to do here, since ``apply`` serves exactly the switches it is given
-    (the serving process restarts when that set changes)."""
+    """Switches that left the twin: ``apply`` serves exactly the switches it is given (the serving process restarts
+    when that set changes); their connection environment goes."""
+    for host in hosts:
+        netns_env.remove(state_dir, host)
     return []
 
 
