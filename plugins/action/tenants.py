@@ -5,6 +5,8 @@
 record it once applied. Runs once, on the controller."""
 from __future__ import annotations
 
+import os
+
 from ansible_collections.gpucluster.fabric.plugins.plugin_utils.planned_action import PlannedAction
 
 STATES = ("planned", "recorded")
@@ -45,7 +47,7 @@ class ActionModule(PlannedAction):
         roots = phases.write_phases(plan, build_dir, planned) if planned["phases"] else []
         result.update(
             changed=bool(planned["phases"]), cluster=cluster, moves=planned["moves"], lines=notes + planned["lines"],
-            running=state.running_path(build_dir, cluster),
+            running=state.running_path(build_dir, cluster), state_dir=os.path.dirname(state.running_path(build_dir, cluster)),
             phases=[{"name": p["name"], "hosts": p["hosts"], "root": root, "leaves": p["leaves"]}
                     for p, root in zip(planned["phases"], roots)],
             tenants=dict(new.tenants), free=new.free, isolation=new.isolation)

@@ -80,6 +80,10 @@ running:
   description: Path of the running assignment.
   returned: success
   type: str
+state_dir:
+  description: The cluster's state directory (build_dir/state/<cluster>), which the phases' deploy roles keep their state in.
+  returned: a change is planned
+  type: str
 problems:
   description: One line per problem of a rejected assignment.
   returned: failure

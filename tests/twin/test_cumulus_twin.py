@@ -332,3 +332,94 @@ def test_a_rolling_deploy_drains_each_spine_it_changes_and_loses_nothing(clean, 
         applied = client(spine).config("applied")
         assert applied == before[spine] and client(spine).config("startup") == applied
         assert "GPUFABRIC_DRAIN" not in json.dumps(applied)
+
+
+def _leaves(tree, path=()):
+    """Every leaf of a configuration tree, as (path tuple, value)."""
+    if isinstance(tree, dict) and tree:
+        for key, value in tree.items():
+            yield from _leaves(value, path + (key,))
+    else:
+        yield path, tree
+
+
+def test_drain_yml_and_undrain_yml_shift_a_spine_through_nvue_and_lose_nothing(clean, lab):
+    """drain.yml on a Cumulus spine: one NVUE revision adding only the drain (the route-map, outbound on the peer group),
+    saved, its neighbours verified routing around it; a second drain.yml changes nothing; undrain.yml takes the drain
+    away and the spine runs the deploy's configuration again, applied and saved; a deploy then changes nothing (the
+    deploy's record of the switch followed the drain). Echoes between the scalable units on every rail all the while."""
+    from gpufabric.nos.cumulus.deploy import merge_patch
+    from gpufabric.twin.traffic import cross_su_pairs, loss_flow
+
+    plan = clean
+    before = client(SPINE).config("applied")
+    pairs = cross_su_pairs(plan)
+    with loss_flow(pairs, rate=20) as flow:
+        drained = playbook("drain.yml", "-e", "switch=%s" % SPINE, "-e", "build_dir=%s" % lab)
+        assert drained.returncode == 0, drained.stdout[-4000:]
+        applied = client(SPINE).config("applied")
+        assert client(SPINE).config("startup") == applied
+        added = list(_leaves(merge_patch(before, applied)))
+        assert added and all("GPUFABRIC_DRAIN" in path or path[-2:] == ("outbound", "route-map") for path, _v in added), added
+        running = subprocess.run(["vtysh", "-N", SPINE, "-c", "show running-config"], capture_output=True, text=True,
+                                 check=True).stdout
+        assert "neighbor FABRIC route-map GPUFABRIC_DRAIN out" in running
+        again = playbook("drain.yml", "-e", "switch=%s" % SPINE, "-e", "build_dir=%s" % lab)
+        assert again.returncode == 0 and recap(again.stdout)[SPINE] == 0, again.stdout[-3000:]
+        undrained = playbook("undrain.yml", "-e", "switch=%s" % SPINE, "-e", "build_dir=%s" % lab)
+        assert undrained.returncode == 0, undrained.stdout[-4000:]
+    print("\ndrain.yml + undrain.yml of %s: lost %d of %d\n%s" % (SPINE, flow.lost, flow.sent, flow.report()))
+    assert client(SPINE).config("applied") == before and client(SPINE).config("startup") == before
+    assert flow.lost <= DRAINED_LOSS_MAX
+    # The deploy's state file followed both revisions: deploy.yml finds the spine as its build, not changed by hand.
+    out = playbook("deploy.yml", "-e", "build_dir=%s" % lab, "--limit", "nos_cumulus")
+    assert out.returncode == 0, out.stdout[-3000:]
+    assert {h: n for h, n in recap(out.stdout).items() if n} == {}
+
+
+# Last in the module: it leaves the fabric isolated, which the fault corpus above does not expect.
+def test_tenants_isolate_move_and_read_back_on_cumulus_rail_leaves(deployed, lab, tmp_path):
+    """tenants.yml on the Cumulus rail leaves, each changed through the NVUE API by cumulus_deploy: isolating the open
+    fabric changes every rail leaf and pairs reach exactly within tenants; moving cumuluslab-gpu0003 changes only the
+    planned leaves and flips only its pairs; a second run changes nothing; a job with an empty build directory reads
+    the running assignment back from the leaves (`nv config show -o json`) and changes nothing."""
+    from gpufabric.tenants.change import plan_change
+    from test_tenants_twin import expected, reach_matrix, tenants_of
+
+    assert deployed.returncode == 0
+    plan = build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", "cumulus-lab-twin", "cumulus-lab.topology.yml")))
+    leaves = {d.name for d in plan.by_role("backend_leaf")}
+    examples = os.path.join(ROOT, "examples", "tenants")
+    first, moved = (os.path.join(examples, name) for name in ("cumulus-lab.tenants.yml", "cumulus-lab-moved.tenants.yml"))
+    assert failures(plan, ["rail_reachability"], until=lambda f: not f, timeout=60) == {}
+
+    out = playbook("tenants.yml", "-e", "tenants=%s" % first, "-e", "build_dir=%s" % lab)
+    assert out.returncode == 0, out.stdout[-4000:]
+    assert {h for h, n in recap(out.stdout).items() if n and h != "localhost"} == leaves
+    isolated = reach_matrix(plan)
+    assert isolated == expected(plan, tenants_of(first, plan))
+    assert any(isolated.values()) and not all(isolated.values())
+    shown = nv(LEAF, "config", "show", "-o", "json")
+    assert shown.returncode == 0 and '"TENANT_ALPHA"' in shown.stdout
+
+    planned = plan_change(plan, tenants_of(first, plan), tenants_of(moved, plan))
+    switches = {h for phase in planned["phases"] for h in phase["hosts"]}
+    assert switches <= leaves     # the leaves of cumuluslab-gpu0003 (on this small fabric, every rail leaf of its unit)
+    out = playbook("tenants.yml", "-e", "tenants=%s" % moved, "-e", "build_dir=%s" % lab)
+    assert out.returncode == 0, out.stdout[-4000:]
+    assert {h for h, n in recap(out.stdout).items() if n and h != "localhost"} == switches
+    after = reach_matrix(plan)
+    flipped = {k for k in after if after[k] != isolated[k]}
+    assert flipped and all("cumuluslab-gpu0003" in (k[0], k[2]) for k in flipped)
+    assert after == expected(plan, tenants_of(moved, plan))
+
+    again = playbook("tenants.yml", "-e", "tenants=%s" % moved, "-e", "build_dir=%s" % lab)
+    assert again.returncode == 0 and not any(recap(again.stdout).values()), again.stdout[-3000:]
+    fresh = playbook("tenants.yml", "-e", "tenants=%s" % moved, "-e", "build_dir=%s" % (tmp_path / "empty"))
+    assert fresh.returncode == 0, fresh.stdout[-3000:]
+    assert not any(recap(fresh.stdout).values())
+    assert "no change: the running tenant assignment is the new one" in fresh.stdout
+    # The deploy's record of each leaf followed the phases: deploy.yml finds the leaves as their (isolated) build.
+    out = playbook("deploy.yml", "-e", "build_dir=%s" % lab, "--limit", "nos_cumulus")
+    assert out.returncode == 0, out.stdout[-3000:]
+    assert {h: n for h, n in recap(out.stdout).items() if n} == {}
