@@ -31,7 +31,7 @@ SANITY_SKIP :=
 # (two setups at once would race on the venv and the collection link).
 SETUP ?= setup
 
-.PHONY: setup system-packages collection-link test unit integration system molecule sanity lint \
+.PHONY: setup system-packages collection-link test unit integration system system-lab system-other molecule sanity lint \
 	demo bench docs golden ee-context clean
 
 setup: system-packages $(VENV)/.stamp collection-link
@@ -80,15 +80,18 @@ collection-link:
 	@mkdir -p $(dir $(COLLECTION_LINK))
 	@ln -sfn ../../.. $(COLLECTION_LINK)
 
-# Two chains side by side, each in its listed order: the namespace tiers (system, then molecule), which mostly wait
-# on FRR, lldpd, BGP timers and traffic, and the code tiers (unit, integration, sanity, lint), which mostly compute.
-# One after another they need about 55 minutes on a 2-core machine, side by side about 40 (docs/performance.md).
-# The namespace tiers' lines are prefixed [twin]; make test fails when either chain fails, after both have ended.
+# Two chains side by side, each in its listed order: the namespace tiers (system-lab, then molecule), which mostly
+# wait on FRR, lldpd, BGP timers and traffic, and the code tiers (unit, integration, sanity, lint), which mostly
+# compute, followed by the twin tests of the clusters that share no namespace, redis or FRR with the lab's
+# (system-other: cumuluslab, spr), so the second core is not idle once the code tiers are done. One after another
+# they need about 65 minutes on a 2-core machine (docs/performance.md, "Test tiers"). The first chain's lines are
+# prefixed [twin], the other's system-other lines [twin2]; make test fails when either chain fails, after both ended.
 test: setup
-	@( $(MAKE) --no-print-directory SETUP= system molecule 2>&1 | sed -u 's/^/[twin] /' ) & twin=$$!; \
+	@( $(MAKE) --no-print-directory SETUP= system-lab molecule 2>&1 | sed -u 's/^/[twin] /' ) & twin=$$!; \
 	code=0; $(MAKE) --no-print-directory SETUP= unit integration sanity lint || code=$$?; \
+	( $(MAKE) --no-print-directory SETUP= system-other 2>&1 | sed -u 's/^/[twin2] /' ) || code=$$?; \
 	wait $$twin || code=$$?; \
-	if [ $$code -ne 0 ]; then echo "make test: failed (see the tier above that failed; [twin] lines are system and molecule)"; fi; \
+	if [ $$code -ne 0 ]; then echo "make test: failed (see the tier above that failed; [twin] lines are system-lab and molecule, [twin2] system-other)"; fi; \
 	exit $$code
 
 unit: $(SETUP)
@@ -103,6 +106,15 @@ integration: $(SETUP)
 # --durations: the slowest tests of the tier in every run's log (docs/performance.md, "Test tiers").
 system: $(SETUP)
 	pytest tests/server tests/twin tests/ztp -q --durations=25
+
+# The system tier in two parts that can run at once (make test does): the twin tests of clusters of their own
+# (SYSTEM_OTHER), and the rest, which share the lab twin or the machine's ZTP and server namespaces.
+SYSTEM_OTHER := tests/twin/test_cumulus_twin.py tests/twin/test_spare_growth_twin.py
+system-lab: $(SETUP)
+	pytest tests/server tests/twin tests/ztp $(addprefix --ignore=,$(SYSTEM_OTHER)) -q --durations=25
+
+system-other: $(SETUP)
+	pytest $(SYSTEM_OTHER) -q --durations=15
 
 # Molecule: twin up, deploy.yml's FRR part through the netns connection, idempotence, verify, destroy.
 molecule: $(SETUP)

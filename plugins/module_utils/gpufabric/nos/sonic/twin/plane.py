@@ -15,6 +15,7 @@ SELF_APPLYING (False: the twin builds the namespace from ``layout``), CONFIG_FIL
 ``layout(text)``, ``apply``, ``forget``, ``remove``, ``leftovers``, PlaneError. ``reconcile`` is this plane's own: the
 switch's commands call it when its configuration changed.
 """
+import contextlib
 import json
 import os
 import shutil
@@ -38,6 +39,8 @@ PlaneError = redis_db.RedisError
 
 ETC_ROOT = "/etc/sonic"
 BIN_DIR = "/run/gpufabric-sonic/bin"
+# Not under /run/gpufabric-twin, whose listing says which twins are up.
+LOCK_FILE = "/run/gpufabric-sonic.lock"
 # frr-reload.py: the bgp container's, which on the twin also gives a leaf's tenant VRFs their namespaces (cli.py).
 COMMANDS = ("config", "show", "sonic-cfggen", "sonic-db-cli", "frr-reload.py")
 # The release whose rules the twin's `config` commands apply (gcu_releases.yml), as SONiC's build_version.
@@ -111,10 +114,26 @@ def _write_commands():
     return changed
 
 
+@contextlib.contextmanager
+def _machine_lock():
+    """Held while a twin writes or removes what its SONiC switches share with other twins on the machine (the
+    commands, /etc/sonic): two twins coming up and going down at once (two test chains) never remove the commands
+    the other has just written."""
+    import fcntl
+    with open(LOCK_FILE, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 def apply(state_dir, switches, namespaced=True):
     """Start what is missing: ``switches`` is [(host, model name, config_db)]. Returns the changes made.
     ``namespaced`` False: switches with no namespace of their own (the OOB switches, one bridge of the twin): their
     redis listens on its unix socket only and their CONFIG_DB programs no dataplane."""
+    with _machine_lock():
+        return _apply(state_dir, switches, namespaced)
+
+
+def _apply(state_dir, switches, namespaced):
     changes = []
     problem = redis_db.missing()
     if problem:
@@ -154,6 +173,11 @@ def reconcile(host, reload_frr=False):
 
 def remove(state_dir, hosts):
     """Stop the switches' redis and remove their /etc/sonic (and the commands with the last SONiC switch)."""
+    with _machine_lock():
+        return _remove(state_dir, hosts)
+
+
+def _remove(state_dir, hosts):
     runs = {os.path.join(state_dir, host): host for host in hosts}
     changes = ["%s: redis stopped" % runs[run] for run in redis_db.stop(sorted(runs))]
     for host in hosts:
