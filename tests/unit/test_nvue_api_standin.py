@@ -348,3 +348,29 @@ def test_the_drain_step_adds_only_the_drain_to_what_runs_and_a_failed_change_goe
                               gate_timeout=0.05, gate_poll=0.02)
     assert nvue.config("applied") == after_drain                                  # still drained
     assert not cumulus_deploy.deploy(nvue, None, poll=0.02, overlay=overlay)["changed"]   # drained already
+
+
+def test_the_undrain_step_takes_only_the_drain_away_from_what_runs(standin, certs):
+    """undrain.yml on Cumulus (action step undrain): the merge patch from the drained form to the build, over what runs,
+    removes the drain (the route-map) and nothing else; a hand-made difference elsewhere stays; once undrained, the
+    step changes nothing."""
+    switch, server = standin()
+    nvue = client(server, certs)
+    cumulus_deploy.deploy(nvue, TARGET, poll=0.02)
+    build = copy.deepcopy(TARGET)
+    drained = copy.deepcopy(build)
+    drained["router"]["policy"] = {"route-map": {"GPUFABRIC_DRAIN": {"rule": {"10": {
+        "action": {"permit": {}}, "set": {"as-path-prepend": {"as": "64517,64517,64517"}}}}}}}
+    cumulus_deploy.deploy(nvue, None, poll=0.02, overlay=cumulus_deploy.merge_patch(build, drained))
+    # Something else differs on the switch (say a description set for a spare): the undrain leaves it alone.
+    rev = nvue.create_revision()
+    nvue.patch(rev, {"interface": {"swp1": {"description": "spare"}}})
+    assert nvue.apply(rev, 10, 0.02)["state"] in cumulus_deploy.APPLIED
+    undrain = cumulus_deploy.merge_patch(drained, build)
+    assert undrain == {"router": {"policy": None}}
+    done = cumulus_deploy.deploy(nvue, None, poll=0.02, overlay=undrain)
+    after = nvue.config("applied")
+    assert done["changed"] and "policy" not in after.get("router", {})
+    assert after["interface"]["swp1"]["description"] == "spare"
+    assert nvue.config("startup") == after
+    assert not cumulus_deploy.deploy(nvue, None, poll=0.02, overlay=undrain)["changed"]
