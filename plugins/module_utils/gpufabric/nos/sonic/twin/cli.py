@@ -55,7 +55,8 @@ class Switch:
         switch = gcu.Switch(self.release(), self.version.get("asic_type", "vs"),
                             str(self.version.get("build_version", "")), state_ports=state)
         db = MemoryConfigDb(self.db().get_config()) if dry_run else self.db()
-        return gcu.Updater(db, switch, load(self.twin["yang_models"]), os.path.join(self.etc, "checkpoints"), log=out)
+        return gcu.Updater(db, switch, lambda: load(self.twin["yang_models"]), os.path.join(self.etc, "checkpoints"),
+                           log=out)
 
 
 def _yaml_pairs(path):

@@ -60,7 +60,7 @@ def _rules():
     import yaml  # here, not at the top: Ansible's import sanity test loads module_utils without PyYAML
 
     with open(RULES, encoding="utf-8") as f:
-        return yaml.safe_load(f)["releases"]
+        return yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))["releases"]
 
 
 def releases():
@@ -382,11 +382,19 @@ class Updater:
     its checkpoints under ``checkpoints_dir``. ``log`` receives GCU's progress lines."""
 
     def __init__(self, db, switch, models, checkpoints_dir, log=None):
+        """``models``: the loaded YANG models, or a callable that loads them when first needed (a checkpoint,
+        a save or a listing does not need them)."""
         if jsonpatch is None:
             raise GcuError("the SONiC twin needs the Python packages jsonpatch and jsonpointer (requirements.txt)")
-        self.db, self.switch, self.models, self.checkpoints_dir = db, switch, models, checkpoints_dir
+        self.db, self.switch, self._models, self.checkpoints_dir = db, switch, models, checkpoints_dir
         self.log = log or (lambda line: None)
         self._order = None
+
+    @property
+    def models(self):
+        if callable(self._models):
+            self._models = self._models()
+        return self._models
 
     def running(self):
         config = self.db.get_config()
