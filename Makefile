@@ -138,7 +138,10 @@ sanity: $(SETUP)
 lint: $(SETUP)
 	$(VENV)/bin/python scripts/check_imports.py
 	$(VENV)/bin/python scripts/check_nos_names.py
-	ansible-lint
+	@# ansible-lint puts ~/.ansible/collections before the checkout, where Molecule installs its copy of this
+	@# collection: a copy from an earlier run would shadow modules added since. A home of its own under build/.
+	rm -rf build/lint-home && mkdir -p build/lint-home
+	HOME=$(CURDIR)/build/lint-home ansible-lint
 
 # The main job on the example lab: plan it, then build every switch config and the build documents.
 demo: setup

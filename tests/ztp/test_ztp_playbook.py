@@ -1,6 +1,7 @@
-"""playbooks/ztp.yml on the lab against localhost (no root needed; here beside the namespace test because
-three playbook runs take minutes) with every path in a temporary directory: the tree
-is rendered and checked, installed, and a second run changes nothing; check mode writes nothing."""
+"""playbooks/ztp.yml on the lab against localhost (no root needed)
+with every path in a temporary directory: the tree
+is rendered and checked, installed, and a second run changes nothing; check mode writes nothing; a file changed
+by hand is put back, a file added by hand (an image) is left alone."""
 import os
 import re
 import shutil
@@ -35,4 +36,20 @@ def test_ztp_playbook_installs_and_second_run_changes_nothing(tmp_path):
     assert os.path.isfile(os.path.join(tmp, "www", "idrac", "lab-gpu0001.json"))
     with open(os.path.join(tmp, "etc", "kea", "kea-dhcp4.conf")) as f:
         assert "pos:lab-oob-su01-r01:Ethernet0" in f.read()
+    assert play(tmp)["changed"] == 0
+
+    # A file changed by hand is put back; an image an operator put under www/ stays.
+    profile = os.path.join(tmp, "www", "idrac", "lab-gpu0001.json")
+    with open(profile) as f:
+        good = f.read()
+    with open(profile, "w") as f:
+        f.write("{}\n")
+    os.makedirs(os.path.join(tmp, "www", "images"))
+    with open(os.path.join(tmp, "www", "images", "sonic-broadcom.bin"), "w") as f:
+        f.write("image\n")
+    assert play(tmp, "--check")["changed"] == 1
+    assert play(tmp)["changed"] == 1
+    with open(profile) as f:
+        assert f.read() == good
+    assert os.path.isfile(os.path.join(tmp, "www", "images", "sonic-broadcom.bin"))
     assert play(tmp)["changed"] == 0

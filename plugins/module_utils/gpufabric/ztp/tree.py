@@ -5,6 +5,7 @@
     www/ztp/<switch>/...           the switch's NOS's ZTP files (its home's ztp_switch_files, e.g.
                                    a ztp.json for DHCP option 67 and the configuration files it names)
     www/idrac/<server>.json        iDRAC server configuration profile (DHCP option 43)
+    www-bundle.json                the files under www/ as one JSON file, what the ztp_server role installs
 
 www/ is what the provisioning host's HTTP server serves at its root; operators add images/ there.
 """
@@ -20,6 +21,7 @@ from .kea import boot_options, kea_config
 from .positions import Position, access_ports, management_positions
 
 SUBDIR = "ztp"
+BUNDLE = "www-bundle.json"
 
 
 def _json(doc):
@@ -80,6 +82,8 @@ def ztp_files(plan, settings):
                      option_defs=list(defs.values()))
     files["kea-dhcp4.conf"] = _json(kea)
     files["positions.csv"] = _positions_csv(positions)
+    # The same www/ files as one file, which the ztp_server role installs with one copy (install.py).
+    files[BUNDLE] = _json({path[len("www/"):]: text for path, text in files.items() if path.startswith("www/")})
     return dict(sorted(files.items())), tables
 
 
