@@ -1,9 +1,9 @@
 """The plan as data for others: lean Ansible hostvars and groups, and the whole plan as JSON."""
 import json
 import os
-import tempfile
 
 from .day2.spares import server_state
+from .files import replace_file
 from .ipam import cidr, fmt
 from .nos import ansible_network_os, deploy_facts, names as nos_names, platform
 from .spec import port_mtu
@@ -188,18 +188,7 @@ def write_atomic(path, text):
                 return False
     except (FileNotFoundError, UnicodeDecodeError):
         pass
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    replace_file(path, text)
     return True
 
 

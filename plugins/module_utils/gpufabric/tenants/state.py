@@ -1,8 +1,8 @@
 """The running tenant assignment: what the fabric was last set to, kept in
 <build_dir>/state/<cluster>/tenants.yml, beside the build (which a build replaces whole), not in it."""
 import os
-import tempfile
 
+from ..files import replace_file
 from . import AssignmentError, attach, load_assignment, parse_assignment, plan_servers
 
 
@@ -24,14 +24,9 @@ def write_running(build_dir, cluster, assignment):
     import yaml
 
     path = running_path(build_dir, cluster)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
     text = ("# The tenant assignment running on the fabric, recorded by playbooks/tenants.yml; do not edit.\n"
             + yaml.safe_dump(assignment.as_data(), default_flow_style=False, sort_keys=True))
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tenants.")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.chmod(tmp, 0o644)
-    os.rename(tmp, path)
+    replace_file(path, text)
     return path
 
 

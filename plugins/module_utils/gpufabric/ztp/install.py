@@ -7,10 +7,11 @@ costs one copy and one module run, and a second run, or a file changed by hand, 
 
 Each file that differs is written beside itself and renamed over it, so a switch or an iDRAC fetching it meanwhile
 reads the old file or the new one, never a part. Files the bundle does not name (the images operators put under
-www/) are left alone. Standard library only: this runs on the provisioning host.
+www/) are left alone. Standard library only (and files.py): this runs on the provisioning host.
 """
 import os
-import tempfile
+
+from ..files import replace_file
 
 FILE_MODE = 0o644
 DIR_MODE = 0o755
@@ -52,16 +53,6 @@ def install_bundle(files, dest, check=False):
         changed.append(rel)
         if check:
             continue
-        folder = os.path.dirname(path)
-        os.makedirs(folder, mode=DIR_MODE, exist_ok=True)
-        fd, staging = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.chmod(staging, FILE_MODE)
-            os.replace(staging, path)
-        except BaseException:
-            if os.path.exists(staging):
-                os.unlink(staging)
-            raise
+        os.makedirs(os.path.dirname(path), mode=DIR_MODE, exist_ok=True)
+        replace_file(path, data, FILE_MODE)
     return changed
