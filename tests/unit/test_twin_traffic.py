@@ -1,5 +1,6 @@
 """The loss flow's pairs (one per rail, across scalable units) and the probe's flow loop."""
 import os
+import types
 
 import pytest
 from conftest import load_example
@@ -66,13 +67,19 @@ def test_probe_paces_its_echoes_below_the_kernels_receive_backlog(monkeypatch):
         def close(self):
             pass
 
+    # The probe's clock moves only in select, 1 ms a call: the rounds (a resend every timeout/tries) do not depend
+    # on how busy the machine is.
+    clock = [0.0]
+
     def fake_select(socks, _w, _x, _timeout):
         bursts.append(current[0])
         current[0] = 0
+        clock[0] += 0.001
         return [], [], []
 
     monkeypatch.setattr(probe.socket, "socket", FakeSocket)
     monkeypatch.setattr(probe.select, "select", fake_select)
+    monkeypatch.setattr(probe, "time", types.SimpleNamespace(monotonic=lambda: clock[0]))
     pairs = [("10.0.0.1", "10.1.%d.%d" % (i // 250, i % 250)) for i in range(2039)] + [("10.0.0.1", "10.1.9.9/9000")]
     got = probe.probe(pairs, timeout=0.3, tries=1)
     assert set(got.values()) == {False}                 # nobody answers a fake socket

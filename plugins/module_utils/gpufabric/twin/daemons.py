@@ -160,13 +160,19 @@ _IN_PLACE = ('mount --bind "$1" "$2/frr.conf" && mount --rbind "$2" /etc/frr && 
              '&& shift 3 && exec "$@"')
 
 
+def in_place_argv(ns, mode):
+    """frr-reload.py ``mode`` (--reload or --test) in ``ns``, run as on a switch: /etc/frr/frr.conf of its own /etc/frr
+    and /run/frr. Given any other file, frr-reload writes the running config over frr.conf after a reload (`write`);
+    so it is given that one, with the file FRR runs bound over it, and the namespace's frr.conf stays what was
+    installed (as the file the NOS's own configuration service wrote stays what it wrote)."""
+    return as_switch(ns, ["unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", _IN_PLACE, "sh",
+                          _conf_of(ns), frr_dir(ns), frr_run_dir(ns), FRR_RELOAD, mode,
+                          os.path.join(FRR_ETC, "frr.conf")])
+
+
 def frr_reload(names):
-    """frr-reload.py --reload in each namespace, run as on a switch: /etc/frr/frr.conf of its own /etc/frr and /run/frr.
-    Given any other file, frr-reload writes the running config over frr.conf after the reload (`write`); so it is
-    given that one, with the file FRR runs bound over it, and the namespace's frr.conf stays what was installed."""
-    run_many([(as_switch(ns, ["unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", _IN_PLACE, "sh",
-                              _conf_of(ns), frr_dir(ns), frr_run_dir(ns), FRR_RELOAD, "--reload",
-                              os.path.join(FRR_ETC, "frr.conf")]), None) for ns in sorted(names)])
+    """frr-reload.py --reload in each namespace, in place (in_place_argv)."""
+    run_many([(in_place_argv(ns, "--reload"), None) for ns in sorted(names)])
 
 
 def reload_argv(ns, mode):

@@ -7,6 +7,7 @@ it). This module is the twin's version of that rendering, for the objects the co
 aggregates, redistribution, outbound policy), prefix lists, community lists and route maps. An object it
 has no FRR form for raises Unsupported naming its NVUE path: the apply fails, nothing half done.
 """
+import re
 
 
 class Unsupported(ValueError):
@@ -95,9 +96,25 @@ def _neighbor_lines(name, conf, where, is_group):
         lines.append(" neighbor %s timers %s %s" % (name, timers.get("keepalive", 3), timers.get("hold", 9)))
     bfd = conf.get("bfd") or {}
     if _on(bfd.get("enable")):
-        lines.append(" neighbor %s bfd %s %s %s" % (name, bfd.get("detect-multiplier", 3),
-                                                    bfd.get("min-rx-interval", 300), bfd.get("min-tx-interval", 300)))
+        lines.append(_bfd_line(name, bfd, where))
     return lines
+
+
+# bfdd's defaults: multiplier 3, receive and transmit intervals 300 ms (FRR 8.4 lib/bfd.h).
+BFD_DEFAULTS = (3, 300, 300)
+
+
+def _bfd_line(name, bfd, where):
+    """The neighbour's BFD line as FRR 8.4 with bfdd shows it: `neighbor X bfd` alone (bgpd's
+    bgp_bfd_peer_config_write writes no timers; they belong in a bfdd profile). A line FRR shows otherwise
+    is deleted and added again by every frr-reload, and taking BFD away resets every BGP session over it.
+    Other timers than bfdd's defaults would need a BFD profile, which this rendering does not model."""
+    timers = tuple(int(bfd.get(key, default)) for key, default in zip(
+        ("detect-multiplier", "min-rx-interval", "min-tx-interval"), BFD_DEFAULTS))
+    if timers != BFD_DEFAULTS:
+        raise Unsupported("%s.bfd: only bfdd's default timers (detect-multiplier 3, min-rx-interval and "
+                          "min-tx-interval 300) on the twin, not %d/%d/%d" % ((where,) + timers))
+    return " neighbor %s bfd" % name
 
 
 def _af_neighbor_lines(name, conf, where):
@@ -207,6 +224,6 @@ def daemons(config):
     wanted = ["zebra"]
     if "router bgp " in text:
         wanted.append("bgpd")
-    if " bfd " in text:
+    if re.search(r"^ neighbor \S+ bfd\b", text, re.M):
         wanted.append("bfdd")
     return wanted

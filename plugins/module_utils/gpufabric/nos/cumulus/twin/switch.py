@@ -201,10 +201,13 @@ def _frr_conf_path(host):
 def _install_frr(host, text):
     if not daemons.write_if_changed(_frr_conf_path(host), text, 0o640):
         return False
-    _run(daemons.as_switch(host, daemons.reload_argv(host, "--reload")), what="FRR's frr-reload of the rendered frr.conf")
+    # In place, as NVUE reloads /etc/frr/frr.conf: the file stays NVUE's rendering (frr-reload writes the running
+    # configuration over any other file it is given), so the next apply compares against what NVUE wrote.
+    _run(daemons.in_place_argv(host, "--reload"), what="FRR's frr-reload of the rendered frr.conf")
     # frr-reload goes on past a line a daemon refuses (and exits 0 on some): FRR took the configuration only when
-    # nothing is left between the file and what runs.
-    out = _run(daemons.as_switch(host, daemons.reload_argv(host, "--test")), what="FRR's frr-reload --test")
+    # nothing is left between the file and what runs. This also holds the rendering to FRR's own form of each line:
+    # a line FRR shows otherwise would be deleted and added again by every reload (a BFD line: every session reset).
+    out = _run(daemons.in_place_argv(host, "--test"), what="FRR's frr-reload --test")
     pending = [" ".join(line.split()) for line in out.splitlines()
                if line.strip() and not line.startswith(("Lines To", "====="))]
     if pending:
