@@ -49,6 +49,21 @@ MUTUALLY_EXCLUSIVE = [["startup", "startup_content"]]
 REQUIRED_ONE_OF = [["startup", "startup_content"]]
 
 
+def _preload_models():
+    """NVIDIA's NVUE models of the default release, built when this action is first loaded. Ansible's strategy
+    loads an action's class in the controller before it forks the task's workers (plugins/strategy/linear.py,
+    action_loader.get(..., class_only=True)), so they are built once per playbook run; otherwise each switch's
+    schema gate, in its own fresh worker, built them again (about 1.4 s each, twice a changed switch)."""
+    try:
+        from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos.cumulus import schema
+    except ImportError:
+        return
+    schema.preload()
+
+
+_preload_models()
+
+
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
     _VALID_ARGS = frozenset(ARGUMENT_SPEC)

@@ -165,6 +165,17 @@ def test_gate_rejects_a_string_where_nvidia_wants_an_integer():
     assert "/interface/{interface-id}/link field 'mtu' is integer 552..9216" in line
 
 
+def test_preload_builds_the_strict_models_once_for_the_forks_to_come():
+    # The deploy action preloads in Ansible's controller; each forked worker's gate then reuses the built models.
+    from gpufabric.nos.cumulus import schema
+
+    assert schema.preload("4.0") is False                 # no model of that release: nothing built, no error
+    assert schema.preload() is True
+    built = schema._models.cache_info()
+    assert schema._models(schema.DEFAULT_RELEASE)[1].model_config["extra"] == "forbid"
+    assert schema._models.cache_info().hits == built.hits + 1 and schema._models.cache_info().misses == built.misses
+
+
 def test_gate_rejects_a_key_the_model_does_not_have():
     docs = _valid_docs()
     _set(docs)["qos"]["roce"]["lossless"] = "on"
