@@ -7,7 +7,7 @@ operator runs against inventories/cumulus-lab-twin:
   0 FAIL and 0 ERROR; a second deploy changes nothing;
 - a rolling deploy that changes both spines (another router-id: every session resets) under traffic drains each
   first through NVUE and loses no echo;
-- a revision the switch cannot take (a tenant VRF, which the twin's Cumulus switch does not model) ends
+- a revision the switch cannot take (an IPv6 address, which the twin's Cumulus switch does not model) ends
   apply_fail, and the previous revision is still applied and running: the port MTU the same revision
   changes is untouched, the BGP sessions stay up, `nv` shows the previous values;
 - a change the BGP gate refuses (a leaf that loses its aggregate) is rolled back to the previous configuration;
@@ -15,6 +15,7 @@ operator runs against inventories/cumulus-lab-twin:
   peer AS) is named on Cumulus switches with the same device, check and port;
 - drain.yml and undrain.yml of a spine under traffic: one NVUE revision each, adding or taking away only the drain;
 - tenants.yml on the Cumulus rail leaves (ACL mode): isolate, move a server, read the assignment back from the leaves;
+- tenants.yml in VRF mode: a VRF per tenant takes over from the ACLs, a server moves, ACL mode takes over again;
 - teardown leaves nothing (namespaces, FRR pathspaces, the NVUE API process, nv).
 
 Needs root, FRR, lldpd and nftables (`make setup`); skipped with the reason otherwise. About 2.5 minutes on a
@@ -143,13 +144,13 @@ def test_a_revision_the_switch_cannot_take_leaves_the_previous_one_applied_and_r
     before = nvue.config("applied")
     assert set(bgp_states(LEAF).values()) == {"Established"}
     rev = nvue.create_revision()
-    # Valid in NVIDIA's object model, but a tenant VRF the twin's switch cannot take: the MTU change in the same
-    # revision must not happen either.
-    nvue.patch(rev, {"interface": {"swp2": {"link": {"mtu": 9000}, "ip": {"vrf": "BLUE"}}}, "vrf": {"BLUE": {}}})
+    # Valid in NVIDIA's object model, but an IPv6 address, which the twin's switch cannot take: the MTU change in the
+    # same revision must not happen either.
+    nvue.patch(rev, {"interface": {"swp2": {"link": {"mtu": 9000}, "ip": {"address": {"2001:db8::1/127": {}}}}}})
     ended = nvue.apply(rev, timeout=60, poll=0.2)
     assert ended["state"] == "apply_fail", ended
     message = json.dumps(ended["transition"]["issue"])
-    assert LEAF in message and "interface.swp2.ip.vrf BLUE" in message
+    assert LEAF in message and "interface.swp2.ip.address.2001:db8::1/127: IPv6 is not modelled" in message
     assert nvue.config("applied") == before
     mtu = json.loads(subprocess.run(["ip", "-n", LEAF, "-j", "link", "show", "swp2"], capture_output=True, text=True,
                                     check=True).stdout)[0]["mtu"]
@@ -436,3 +437,63 @@ def test_tenants_isolate_move_and_read_back_on_cumulus_rail_leaves(deployed, lab
     out = playbook("deploy.yml", "-e", "build_dir=%s" % lab, "--limit", "nos_cumulus")
     assert out.returncode == 0, out.stdout[-3000:]
     assert {h: n for h, n in recap(out.stdout).items() if n} == {}
+
+
+def test_tenant_vrfs_take_over_move_a_server_and_give_way_to_acls_on_cumulus_rail_leaves(deployed, lab):
+    """tenants.yml in VRF mode on the Cumulus rail leaves, each changed through the NVUE API: a VRF per tenant takes
+    over from whatever isolation runs (the ACLs the test before left, or an open fabric) and pairs reach exactly within
+    tenants, a cross-tenant probe dying in the sender's VRF; moving cumuluslab-gpu0003 changes only its leaves and
+    flips only its pairs; a second run changes nothing; going back to ACL mode takes every VRF away (their namespaces
+    on the twin too) and isolates as the ACLs say. The twin runs a tenant VRF as a namespace of its own (docs/twin.md)."""
+    from gpufabric.tenants.change import plan_change
+    from test_tenants_twin import expected, reach_matrix, tenants_of
+
+    assert deployed.returncode == 0
+    plan = build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", "cumulus-lab-twin", "cumulus-lab.topology.yml")))
+    leaves = {d.name for d in plan.by_role("backend_leaf")}
+    examples = os.path.join(ROOT, "examples", "tenants")
+    first, moved, acls = (os.path.join(examples, name) for name in (
+        "cumulus-lab-vrf.tenants.yml", "cumulus-lab-vrf-moved.tenants.yml", "cumulus-lab.tenants.yml"))
+
+    out = playbook("tenants.yml", "-e", "tenants=%s" % first, "-e", "build_dir=%s" % lab, "-e", "tenant_leaf_serial=100%")
+    assert out.returncode == 0, out.stdout[-4000:]
+    assert {h for h, n in recap(out.stdout).items() if n and h != "localhost"} == leaves
+    isolated = reach_matrix(plan)
+    assert isolated == expected(plan, tenants_of(first, plan))
+    # The leaf's gpu0001 port (alpha) and gpu0002 port (beta) are each in their tenant's VRF, in NVUE and on the twin.
+    applied = client(LEAF).config("applied")
+    assert [applied["interface"][p]["ip"].get("vrf") for p in ("swp1s0", "swp1s1")] == ["Vrf-alpha", "Vrf-beta"]
+    routes = subprocess.run(["ip", "-n", LEAF + "-Vrf-beta", "-j", "route", "show"], capture_output=True, text=True,
+                            check=True).stdout
+    beta = {r["dst"] for r in json.loads(routes)}
+    # beta's own /31 and the other beta server's (cumuluslab-gpu0004 on the same rail), never alpha's.
+    assert "10.0.0.2/31" in beta and "10.0.0.6/31" in beta and "10.0.0.0/31" not in beta and "10.0.0.4/31" not in beta
+    assert set(bgp_states(LEAF).values()) == {"Established"}
+
+    planned = plan_change(plan, tenants_of(first, plan), tenants_of(moved, plan))
+    switches = {h for phase in planned["phases"] for h in phase["hosts"]}
+    assert switches and switches < leaves
+    out = playbook("tenants.yml", "-e", "tenants=%s" % moved, "-e", "build_dir=%s" % lab, "-e", "tenant_leaf_serial=100%")
+    assert out.returncode == 0, out.stdout[-4000:]
+    assert {h for h, n in recap(out.stdout).items() if n and h != "localhost"} == switches
+    after = reach_matrix(plan)
+    flipped = {k for k in after if after[k] != isolated[k]}
+    assert flipped and all("cumuluslab-gpu0003" in (k[0], k[2]) for k in flipped)
+    assert after == expected(plan, tenants_of(moved, plan))
+    again = playbook("tenants.yml", "-e", "tenants=%s" % moved, "-e", "build_dir=%s" % lab)
+    assert again.returncode == 0 and not any(recap(again.stdout).values()), again.stdout[-3000:]
+    # twin.yml again (an operator's re-run) leaves the VRFs the switches made alone: their namespaces, the bridges.
+    out = playbook("twin.yml", "-e", "build_dir=%s" % lab)
+    assert out.returncode == 0, out.stdout[-3000:]
+    assert reach_matrix(plan) == after
+
+    out = playbook("tenants.yml", "-e", "tenants=%s" % acls, "-e", "build_dir=%s" % lab, "-e", "tenant_leaf_serial=100%")
+    assert out.returncode == 0, out.stdout[-4000:]
+    assert reach_matrix(plan) == expected(plan, tenants_of(acls, plan))
+    left = subprocess.run(["ip", "-j", "netns", "list"], capture_output=True, text=True, check=True).stdout
+    assert not [ns["name"] for ns in json.loads(left or "[]") if "-Vrf-" in ns["name"]]
+    ports = json.loads(subprocess.run(["ip", "-n", LEAF, "-j", "addr", "show", "swp1s0"], capture_output=True, text=True,
+                                      check=True).stdout)[0]
+    assert "master" not in ports and "10.0.0.0" in [a["local"] for a in ports["addr_info"]]
+    out = playbook("deploy.yml", "-e", "build_dir=%s" % lab, "--limit", "nos_cumulus")
+    assert out.returncode == 0 and {h: n for h, n in recap(out.stdout).items() if n} == {}, out.stdout[-3000:]

@@ -63,7 +63,11 @@ def test_an_empty_configuration_runs_no_bgp():
 
 
 @pytest.mark.parametrize("change, path", [
-    ({"vrf": {"Vrf-alpha": {"router": {"bgp": {"enable": "on"}}}}}, "vrf.Vrf-alpha.router.bgp"),
+    ({"vrf": {"Vrf-alpha": {"router": {"bgp": {"neighbor": {"10.9.9.9": {"remote-as": 65000}}}}}}},
+     "vrf.Vrf-alpha.router.bgp.neighbor"),
+    ({"vrf": {"default": {"router": {"bgp": {"address-family": {"ipv4-unicast": {"route-import": {"from-vrf": {
+        "enable": "on", "list": {"Vrf-nowhere": {}}}}}}}}}}},
+     "vrf.default.router.bgp.address-family.ipv4-unicast.route-import.from-vrf.list.Vrf-nowhere"),
     ({"vrf": {"default": {"router": {"bgp": {"neighbor": {"10.16.0.0": {"type": "unnumbered"}}}}}}},
      "vrf.default.router.bgp.neighbor.10.16.0.0.type"),
     ({"router": {"policy": {"route-map": {"X": {"rule": {"10": {"match": {"tag": 5}, "action": {"permit": {}}}}}}}}},
@@ -76,6 +80,56 @@ def test_what_the_twin_cannot_render_is_refused_naming_the_path(change, path):
 
     with pytest.raises(frr.Unsupported, match=path.replace(".", r"\.")):
         frr.frr_conf(merge(applied("cumuluslab-r0-leaf01"), change), "s")
+
+
+def with_tenant_vrfs(host):
+    """The rendered NVUE configuration of ``host`` with the cumulus-lab tenants in VRF mode (examples/tenants)."""
+    from gpufabric import build, specfile, tenants
+    from gpufabric.nos.cumulus.nvue import nvue_set
+
+    plan = build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", "cumulus-lab", "cumulus-lab.topology.yml")))
+    tenants.attach(plan, tenants.load_assignment(os.path.join(ROOT, "examples", "tenants", "cumulus-lab-vrf.tenants.yml"),
+                                                 tenants.plan_servers(plan)))
+    return nvue_set(build.structured_configs(plan, names=[host])[host])
+
+
+def test_tenant_vrfs_are_rendered_as_frr_shows_them_and_translate_for_the_twin():
+    from gpufabric.twin import vrf
+
+    text = frr.frr_conf(with_tenant_vrfs("cumuluslab-r0-leaf01"), "cumuluslab-r0-leaf01")
+    blocks = text.split("\n!\n")
+    default = next(b for b in blocks if b.startswith("router bgp 64514\n"))
+    # FRR shows VRF leaking last in the address family: the route-map, then the VRFs.
+    assert default.splitlines()[-5:] == ["  import vrf route-map TENANT_EXPORT", "  import vrf Vrf-alpha",
+                                         "  import vrf Vrf-beta", " exit-address-family", "exit"]
+    alpha = next(b for b in blocks if b.startswith("router bgp 64514 vrf Vrf-alpha\n"))
+    assert alpha.splitlines() == ["router bgp 64514 vrf Vrf-alpha", " bgp router-id 10.32.0.1", " !",
+                                  " address-family ipv4 unicast", "  redistribute connected", "  maximum-paths 2",
+                                  "  import vrf route-map TENANT_ALPHA_IMPORT", "  import vrf default",
+                                  " exit-address-family", "exit"]
+    # The twin's translation (twin/vrf.py) finds each VRF's tenant id in the export route-map, as on SONiC.
+    ids = vrf.tenant_ids(text)
+    assert ids == {"Vrf-alpha": 1, "Vrf-beta": 2}
+    leaf, vrfs = vrf.translate("cumuluslab-r0-leaf01", text, ids)
+    assert " vrf " not in "".join(ln for ln in leaf.splitlines() if ln.startswith("router bgp"))
+    assert "  neighbor 169.254.0.3 route-map TWIN_FROM_Vrf-alpha in" in leaf.splitlines()
+    assert "  neighbor 169.254.0.2 route-map TENANT_ALPHA_IMPORT in" in vrfs["Vrf-alpha"].splitlines()
+
+
+def test_kernel_plan_keeps_a_tenant_vrf_port_s_address_for_its_vrf_and_takes_a_port_out_of_one():
+    config = with_tenant_vrfs("cumuluslab-r0-leaf01")
+    links = {"swp1s0": link("swp1s0", mtu=9216, addrs=["10.0.0.0/31"], up=True),
+             "swp1s1": dict(link("swp1s1", mtu=9216, up=True), master="bswp1s1"), "vswp1s1": link("vswp1s1")}
+    assert switch.vrf_ports(config, links) == {"Vrf-alpha": {"swp1s0": (9216, ["10.0.0.0/31"], True)},
+                                               "Vrf-beta": {"swp1s1": (9216, ["10.0.0.2/31"], True)}}
+    lines, _changes = switch.kernel_plan(config, links)
+    # In its VRF, the port's /31 is the VRF namespace's (twin/vrf.py): the leaf's end holds none.
+    assert lines == ["addr del 10.0.0.0/31 dev swp1s0"]
+    config["interface"]["swp1s1"]["ip"].pop("vrf")
+    lines, changes = switch.kernel_plan(config, links)
+    assert lines == ["addr del 10.0.0.0/31 dev swp1s0", "link set swp1s1 nomaster", "link del bswp1s1",
+                     "link del vswp1s1", "addr add 10.0.0.2/31 dev swp1s1"]
+    assert "swp1s1 out of its tenant VRF" in changes
 
 
 def test_kernel_plan_sets_ports_as_configured_and_downs_the_rest():

@@ -36,6 +36,22 @@ def test_the_leaves_give_back_the_assignment_they_enforce(plan, name):
     assert plan_change(plan, found, applied)["phases"] == []
 
 
+@pytest.mark.parametrize("new_name", ["lab.tenants.yml", "lab-moved.tenants.yml"])
+def test_leaving_vrf_mode_plans_from_the_running_vrfs_without_their_ids(plan, new_name):
+    """The new file in ACL mode gives the running VRF tenants no id (a switch does not show it): the change is still
+    planned, every VRF taken away, and the ids never reach a phase."""
+    running_vrfs = example(plan, "lab-vrf.tenants.yml")
+    new = example(plan, new_name)
+    found, drifted, _lines = running(plan, readings(plan, running_vrfs), new.ids)
+    assert found.isolation == "vrf" and found.tenants == running_vrfs.tenants and drifted == []
+    assert sorted(found.ids.values()) == [1, 2]
+    change = plan_change(plan, found, new)
+    assert change["phases"][0]["name"] == "revoke"
+    assert all(leaf["vrfs"] and all(v.endswith(" removed") for v in leaf["vrfs"])
+               for leaf in change["phases"][0]["leaves"].values())
+    assert all(phase["assignment"].isolation == "acl" and not phase["assignment"].ids for phase in change["phases"])
+
+
 def test_an_open_fabric_reads_as_none(plan):
     assert running(plan, readings(plan, None)) == (None, [], [])
 

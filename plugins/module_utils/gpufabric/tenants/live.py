@@ -57,8 +57,22 @@ def running(plan, readings, ids=None):
         drifted.update(n for n, m in modes.items() if m is None)
         lines.append("rail leaves with no tenant isolation: %s: isolated in the first phase"
                      % ", ".join(sorted(n for n, m in modes.items() if m is None)))
-    assignment = Assignment(tenants, plan_servers(plan), isolation, {k: v for k, v in (ids or {}).items() if k in tenants})
+    assignment = Assignment(tenants, plan_servers(plan), isolation, _ids(isolation, tenants, ids))
     return _without_stand_ins(plan, assignment), sorted(drifted), lines
+
+
+def _ids(isolation, tenants, ids):
+    """The tenant ids of the running VRF tenants: the new file's for a tenant it keeps. A tenant the leaves isolate that
+    the new file gives no id (it leaves the fabric, or the file changes the isolation mode) gets a free id: a switch
+    does not show the id, which only tags the tenant's routes, and this change takes that tenant's VRF away, so the id
+    serves only to compare the running isolation with the new one and never reaches a switch."""
+    known = {name: tenant_id for name, tenant_id in (ids or {}).items() if name in tenants}
+    if isolation == "vrf":
+        taken = set(known.values())
+        free = (n for n in range(1, 4095) if n not in taken)
+        for name in sorted(set(tenants) - set(known)):
+            known[name] = next(free)
+    return known
 
 
 def _without_stand_ins(plan, assignment):

@@ -13,8 +13,9 @@ import shutil
 import time
 
 from . import daemons, kernel, network, nftables
-from .vrf import is_vrf_namespace_of
-from .desired import Twin, TwinError, build_twin, cabled_ports, switch_namespaces   # noqa: F401  (public API)
+from .vrf import add_vrfs, is_vrf_namespace_of
+from .desired import (FRR_DAEMONS, SWITCH_SYSCTLS, Iface, Twin, TwinError, build_twin, cabled_ports,  # noqa: F401
+                      frr_daemons, switch_namespaces)
 from ..nos import home
 from .run import run_many
 from .transport import NetnsTransport
@@ -48,9 +49,16 @@ def read_state(cluster):
         return None
 
 
-def _write_state(twin, previous):
-    data = {"cluster": twin.cluster, "namespaces": sorted(twin.namespaces), "devices": sorted(twin.device_planes),
-            "frr": sorted(ns.name for ns in twin.namespaces.values() if ns.frr_daemons),
+def _self_applied_vrf_namespaces(twin, names):
+    """Those of ``names`` that are tenant VRF namespaces of a switch applying its own configuration (ns.nos_plane)."""
+    hosts = [ns.name for ns in twin.namespaces.values() if ns.nos_plane]
+    return sorted(n for n in names if n not in twin.namespaces and any(is_vrf_namespace_of(n, h) for h in hosts))
+
+
+def _write_state(twin, previous, kept=()):
+    data = {"cluster": twin.cluster, "namespaces": sorted(set(twin.namespaces) | set(kept)),
+            "devices": sorted(twin.device_planes),
+            "frr": sorted({ns.name for ns in twin.namespaces.values() if ns.frr_daemons} | set(kept)),
             # {switch: [[server, NIC], ...]} cabled to it, for a switch that changes alone (reconcile_switch)
             "server_nics": _server_nics(twin),
             "lldpd_chroot_created": (previous or {}).get("lldpd_chroot_created",
@@ -95,14 +103,17 @@ def up(twin, wait=True, timeout=90.0, frr_config="rendered"):
     if problem:
         raise TwinError(problem)
     previous = read_state(twin.cluster)
+    # A switch that applies its own configuration made the namespaces of its tenant VRFs itself (self_applied_vrfs):
+    # they are its to keep or remove.
+    kept = _self_applied_vrf_namespaces(twin, (previous or {}).get("namespaces", ()))
     # Namespaces the twin no longer has (a tenant VRF gone from a leaf) go first, with their FRR.
-    gone = sorted(set((previous or {}).get("namespaces", ())) - set(twin.namespaces))
+    gone = sorted(set((previous or {}).get("namespaces", ())) - set(twin.namespaces) - set(kept))
     gone_devices = sorted(set((previous or {}).get("devices", ())) - set(twin.device_planes))
     changes = []
     for plane in _planes():
         changes += plane.forget(state_dir(twin.cluster), gone + gone_devices)
     changes += remove_namespaces(gone)
-    _write_state(twin, previous)
+    _write_state(twin, previous, kept)
     changes += _raise_neigh_limits(twin)
     changes += network.apply_links(twin)
     namespaces = [twin.namespaces[n] for n in sorted(twin.namespaces)]
@@ -213,6 +224,38 @@ def reconcile_switch(cluster, host, role, nos, model, config_text, reload_frr=Fa
     switch_namespaces(part, _Switch(host, role, nos, model), files, cabled)
     part.server_nics = [tuple(pair) for pair in (read_state(cluster) or {}).get("server_nics", {}).get(host, ())]
     return up_switch(part, host, timeout=None, reload=[host] if reload_frr else ())
+
+
+def self_applied_vrfs(cluster, host, frr_text, vrf_ports):
+    """A switch whose NOS applies its own configuration into its namespace (ns.nos_plane; its stand-in calls this
+    after it changed the switch's ports, in place of loading FRR itself): its tenant VRFs made to match, as
+    reconcile_switch does for a switch the twin lays out (twin/vrf.py). ``vrf_ports``: {VRF: {port: (MTU, [IPv4
+    addresses], up)}} of the cabled ports bound to each; ``frr_text``: the switch's frr.conf as its NOS rendered it.
+    The VRF-bound ports are bridged into a namespace per VRF, which takes their addresses; VRF namespaces the switch
+    no longer has are removed; FRR of the switch runs the translation of ``frr_text`` (the file stays ``frr_text``),
+    reloaded in place when it changed, and each VRF's FRR its own. Returns up_switch's report; no wait for BGP."""
+    part = Twin(cluster)
+    ns = part.ns(host, "switch")
+    ns.sysctls = dict(SWITCH_SYSCTLS)
+    ns.frr_daemons = FRR_DAEMONS
+    ns.frr_file = ns.frr_conf = frr_text
+    for ports in vrf_ports.values():
+        for port, (mtu, addrs, port_up) in sorted(ports.items()):
+            ns.add(Iface(port, "veth", mtu, addrs, None, port_up))
+    try:
+        vrfs = add_vrfs(part, ns, {name: sorted(ports) for name, ports in vrf_ports.items()}, Iface)
+    except ValueError as exc:
+        raise TwinError("%s: %s" % (host, exc))
+    for each in vrfs:
+        each.frr_daemons = frr_daemons(each.frr_conf) if each.frr_conf else ()
+    part.server_nics = [tuple(pair) for pair in (read_state(cluster) or {}).get("server_nics", {}).get(host, ())]
+    return up_switch(part, host, timeout=None)
+
+
+def has_vrf_namespaces(host):
+    """Whether the twin runs tenant VRF namespaces of switch ``host`` (twin/vrf.py), or FRR of ``host`` a translation."""
+    return os.path.exists(daemons.running_conf(host)) or any(
+        is_vrf_namespace_of(name, host) for name in network.existing_namespaces())
 
 
 def _update_state(cluster, host, part):

@@ -132,7 +132,8 @@ def namespace_batch(ns, have):
             changes.append("%s %s created" % (iface.kind, iface.name))
     for iface in ordered:
         cur = have[iface.name]
-        if cur["master"] != iface.master:
+        # addrs None: the switch's own configuration decides, its bridges too (a tenant VRF's, twin/vrf.py).
+        if cur["master"] != iface.master and iface.addrs is not None:
             lines.append("link set %s %s" % (iface.name, "master " + iface.master if iface.master else "nomaster"))
             changes.append("%s master %s" % (iface.name, iface.master))
     for iface in ordered:

@@ -4,8 +4,10 @@ On Cumulus Linux, NVUE owns FRR: an apply renders /etc/frr/frr.conf from the NVU
 reloads FRR with frr-reload.py (user guide 5.14, "NVUE CLI": do not edit frr.conf while NVUE manages
 it). This module is the twin's version of that rendering, for the objects the collection's builds set:
 ``router bgp``, the default VRF's BGP (peer groups, numbered neighbours, timers, BFD, multipath, networks,
-aggregates, redistribution, outbound policy), prefix lists, community lists and route maps. An object it
-has no FRR form for raises Unsupported naming its NVUE path: the apply fails, nothing half done.
+aggregates, redistribution, outbound policy), tenant VRFs' BGP (their connected routes, route leaking to and
+from the default VRF by route-map), prefix lists, community lists and route maps. An object it has no FRR form
+for raises Unsupported naming its NVUE path: the apply fails, nothing half done. The twin runs each tenant VRF
+in a namespace of its own (twin/vrf.py, docs/twin.md); this is the file a switch's FRR is given.
 """
 import re
 
@@ -135,24 +137,35 @@ def _af_neighbor_lines(name, conf, where):
     return lines
 
 
-def _bgp(config):
-    router = (config.get("router") or {}).get("bgp") or {}
-    vrfs = config.get("vrf") or {}
-    for name in sorted(vrfs):
-        if name not in ("default", "mgmt") and (vrfs[name].get("router") or {}).get("bgp"):
-            raise Unsupported("vrf.%s.router.bgp: tenant VRFs are not modelled on the Cumulus twin yet" % name)
-    bgp = ((vrfs.get("default") or {}).get("router") or {}).get("bgp") or {}
-    if not (_on(router.get("enable")) and _on(bgp.get("enable", "on")) and router.get("autonomous-system")):
+def _import_lines(af, where, peers):
+    """VRF route leaking (``route-import.from-vrf``) as FRR shows it, last in the address family: the route-map, then
+    each VRF (``peers``: the VRFs a tenant VRF may import from)."""
+    imports = af.get("route-import") or {}
+    if not imports:
         return []
-    where = "vrf.default.router.bgp"
-    lines = ["router bgp %s" % router["autonomous-system"],
-             " bgp router-id %s" % (bgp.get("router-id") or router.get("router-id")),
-             " no bgp default ipv4-unicast"]
+    source = imports.get("from-vrf") or {}
+    if set(imports) != {"from-vrf"} or not _on(source.get("enable")):
+        raise Unsupported("%s.address-family.ipv4-unicast.route-import: only from-vrf, enabled, on the twin" % where)
+    lines = ["  import vrf route-map %s" % source["route-map"]] if source.get("route-map") else []
+    for name in sorted(source.get("list") or {}):
+        if name not in peers:
+            raise Unsupported("%s.address-family.ipv4-unicast.route-import.from-vrf.list.%s: no such VRF" % (where, name))
+        lines.append("  import vrf %s" % name)
+    return lines
+
+
+def _router_bgp(bgp, asn, router_id, where, vrf_name, peers):
+    """One ``router bgp`` block: the default VRF's (``vrf_name`` None) or a tenant VRF's."""
+    lines = ["router bgp %s%s" % (asn, " vrf %s" % vrf_name if vrf_name else ""), " bgp router-id %s" % router_id]
+    groups = {name: dict(conf) for name, conf in (bgp.get("peer-group") or {}).items()}
+    neighbors = {name: dict(conf) for name, conf in (bgp.get("neighbor") or {}).items()}
+    if vrf_name and (groups or neighbors):
+        raise Unsupported("%s.neighbor: a tenant VRF's own BGP neighbours are not modelled on the twin" % where)
+    if not vrf_name:
+        lines.append(" no bgp default ipv4-unicast")
     multipath = (bgp.get("path-selection") or {}).get("multipath") or {}
     if _on(multipath.get("aspath-ignore")):
         lines.append(" bgp bestpath as-path multipath-relax")
-    groups = {name: dict(conf) for name, conf in (bgp.get("peer-group") or {}).items()}
-    neighbors = {name: dict(conf) for name, conf in (bgp.get("neighbor") or {}).items()}
     for name, conf in neighbors.items():
         if conf.get("peer-group") and conf["peer-group"] not in groups:
             raise Unsupported("%s.neighbor.%s.peer-group %s: no such peer group" % (where, name, conf["peer-group"]))
@@ -179,9 +192,6 @@ def _bgp(config):
             if _on(redist.get("enable")):
                 rmap = redist.get("route-map")
                 lines.append("  redistribute %s%s" % (source, " route-map %s" % rmap if rmap else ""))
-        if af.get("route-import"):
-            raise Unsupported("%s.address-family.ipv4-unicast.route-import: VRF route leaking is not modelled on "
-                              "the Cumulus twin yet" % where)
         for name, conf in sorted((bgp.get("peer-group") or {}).items()):
             lines += _af_neighbor_lines(name, conf, "%s.peer-group.%s" % (where, name))
         for name, conf in sorted((bgp.get("neighbor") or {}).items()):
@@ -189,8 +199,30 @@ def _bgp(config):
         ebgp = (af.get("multipaths") or {}).get("ebgp")
         if ebgp:
             lines.append("  maximum-paths %s" % ebgp)
+        lines += _import_lines(af, where, peers)
         lines.append(" exit-address-family")
     lines += ["exit", "!"]
+    return lines
+
+
+def _bgp(config):
+    """``router bgp`` of the default VRF, then one block per tenant VRF with BGP (``vrf.<name>.router.bgp``: its
+    connected routes, its imports from the default VRF); the default VRF's ``route-import`` leaks theirs in. How the
+    twin runs a tenant VRF (a namespace of its own) is twin/vrf.py's: this is the file a switch's FRR is given."""
+    router = (config.get("router") or {}).get("bgp") or {}
+    vrfs = config.get("vrf") or {}
+    bgp = ((vrfs.get("default") or {}).get("router") or {}).get("bgp") or {}
+    if not (_on(router.get("enable")) and _on(bgp.get("enable", "on")) and router.get("autonomous-system")):
+        return []
+    tenant = {name: (conf.get("router") or {}).get("bgp") for name, conf in vrfs.items()
+              if name not in ("default", "mgmt") and _on(((conf.get("router") or {}).get("bgp") or {}).get("enable", "on"))
+              and (conf.get("router") or {}).get("bgp")}
+    router_id = bgp.get("router-id") or router.get("router-id")
+    lines = _router_bgp(bgp, router["autonomous-system"], router_id, "vrf.default.router.bgp", None, set(tenant))
+    for name in sorted(tenant):
+        conf = tenant[name]
+        lines += _router_bgp(conf, conf.get("autonomous-system") or router["autonomous-system"],
+                             conf.get("router-id") or router_id, "vrf.%s.router.bgp" % name, name, {"default"})
     return lines
 
 

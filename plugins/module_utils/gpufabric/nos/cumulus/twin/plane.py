@@ -218,7 +218,7 @@ def serve(state_dir):
         if release not in validators:
             validators[release] = schema_validator(release)
         directory = switch_dir(state_dir, host)
-        apply_to_namespace = Applier(host)
+        apply_to_namespace = Applier(host, os.path.basename(os.path.normpath(state_dir)))
         applied_file = os.path.join(directory, "applied.json")
 
         def applier(config, previous, apply_to_namespace=apply_to_namespace, applied_file=applied_file):

@@ -22,7 +22,8 @@ import json
 import os
 import subprocess
 
-from ....twin import daemons
+from ....twin import daemons, vrf
+from ....twin.run import CommandError
 from . import frr
 
 CUMULUS_MTU = 9216
@@ -69,10 +70,32 @@ def _port_state(conf, where):
     state = link.get("state") or {"up": {}}
     if set(state) - {"up", "down"} or len(state) != 1:
         raise frr.Unsupported("%s.link.state: up or down" % where)
-    vrf = (conf.get("ip") or {}).get("vrf", "default")
-    if vrf != "default":
-        raise frr.Unsupported("%s.ip.vrf %s: tenant VRFs are not modelled on the Cumulus twin yet" % (where, vrf))
-    return {"mtu": int(link.get("mtu", CUMULUS_MTU)), "addrs": _addresses(conf, where), "up": "up" in state}
+    return {"mtu": int(link.get("mtu", CUMULUS_MTU)), "addrs": _addresses(conf, where), "up": "up" in state,
+            "vrf": (conf.get("ip") or {}).get("vrf", "default")}
+
+
+def _tenant_vrf(config, name, vrf_name):
+    """The tenant VRF port ``name`` is bound to, or None (the default VRF)."""
+    if vrf_name == "default":
+        return None
+    if vrf_name == "mgmt" or vrf_name not in (config.get("vrf") or {}):
+        raise frr.Unsupported("interface.%s.ip.vrf %s: a data port joins a tenant VRF that vrf.<name> defines" % (name, vrf_name))
+    return vrf_name
+
+
+def vrf_ports(config, links):
+    """{VRF: {port: (MTU, [addresses], up)}} of the cabled ports ``config`` binds to tenant VRFs: what the twin moves
+    into each VRF's namespace (twin/vrf.py)."""
+    out = {}
+    for name, conf in sorted((config.get("interface") or {}).items()):
+        link = links.get(name)
+        if conf.get("type") not in PORT_TYPES or not link or (link.get("linkinfo") or {}).get("info_kind") != "veth":
+            continue
+        want = _port_state(conf, "interface.%s" % name)
+        vrf_name = _tenant_vrf(config, name, want["vrf"])
+        if vrf_name:
+            out.setdefault(vrf_name, {})[name] = (want["mtu"], want["addrs"], want["up"])
+    return out
 
 
 def kernel_plan(config, links):
@@ -93,7 +116,15 @@ def kernel_plan(config, links):
                                                      + ["127.0.0.1/8"])), "up": True}
         elif (link.get("linkinfo") or {}).get("info_kind") == "veth" and name.startswith("swp"):
             conf = interfaces.get(name)
-            want = _port_state(conf, "interface.%s" % name) if conf else {"mtu": CUMULUS_MTU, "addrs": [], "up": False}
+            want = _port_state(conf, "interface.%s" % name) if conf else {"mtu": CUMULUS_MTU, "addrs": [], "up": False,
+                                                                          "vrf": "default"}
+            if _tenant_vrf(config, name, want["vrf"]):
+                want["addrs"] = []      # the port's addresses are its VRF's, in the VRF's namespace (vrf_ports)
+            elif link.get("master") == vrf.port_bridge(name):
+                # Out of its tenant VRF: the port leaves the bridge into the VRF's namespace, which goes.
+                lines += ["link set %s nomaster" % name, "link del %s" % vrf.port_bridge(name)]
+                lines += ["link del %s" % vrf.port_link(name)] if vrf.port_link(name) in links else []
+                changes.append("%s out of its tenant VRF" % name)
         else:
             continue   # eth0 (the twin's management port) and anything else the twin made
         if want["mtu"] and link.get("mtu") != want["mtu"]:
@@ -204,37 +235,52 @@ def _install_frr(host, text):
     # In place, as NVUE reloads /etc/frr/frr.conf: the file stays NVUE's rendering (frr-reload writes the running
     # configuration over any other file it is given), so the next apply compares against what NVUE wrote.
     _run(daemons.in_place_argv(host, "--reload"), what="FRR's frr-reload of the rendered frr.conf")
-    # frr-reload goes on past a line a daemon refuses (and exits 0 on some): FRR took the configuration only when
-    # nothing is left between the file and what runs. This also holds the rendering to FRR's own form of each line:
-    # a line FRR shows otherwise would be deleted and added again by every reload (a BFD line: every session reset).
+    return True
+
+
+def _check_frr(host):
+    """frr-reload goes on past a line a daemon refuses (and exits 0 on some): FRR took the configuration only when
+    nothing is left between the file it runs and what runs. This also holds the rendering to FRR's own form of each
+    line: a line FRR shows otherwise would be deleted and added again by every reload (a BFD line: every session
+    reset)."""
     out = _run(daemons.in_place_argv(host, "--test"), what="FRR's frr-reload --test")
     pending = [" ".join(line.split()) for line in out.splitlines()
                if line.strip() and not line.startswith(("Lines To", "====="))]
     if pending:
         raise SwitchError("FRR did not take the rendered frr.conf: %s" % "; ".join(pending[:3]))
-    return True
 
 
 class Applier:
     """The ``applier`` of one switch's NVUE API stand-in: makes an applied configuration real in the
-    namespace ``host``; on any failure puts ``previous`` back and raises SwitchError naming the cause."""
+    namespace ``host`` (of the twin of ``cluster``); on any failure puts ``previous`` back and raises SwitchError
+    naming the cause."""
 
-    def __init__(self, host):
+    def __init__(self, host, cluster):
         self.host = host
+        self.cluster = cluster
 
     def plan(self, config):
         hostname = (config.get("system") or {}).get("hostname") or self.host
         links = _links(self.host)
         lines, changes = kernel_plan(config, links)
         return {"links": lines, "changes": changes, "frr": frr.frr_conf(config, hostname),
-                "nft": nft_script(config, set(links))}
+                "nft": nft_script(config, set(links)), "vrfs": vrf_ports(config, links)}
 
     def _do(self, plan):
+        from .... import twin      # the twin's machinery for tenant VRFs (twin/vrf.py), loaded only by the stand-in
+
         changes = list(plan["changes"])
         if plan["links"]:
             _run(["ip", "-n", self.host, "-batch", "-"], "\n".join(plan["links"]) + "\n", what="ip -batch of the ports")
-        if _install_frr(self.host, plan["frr"]):
+        if plan["vrfs"] or twin.has_vrf_namespaces(self.host):
+            # Tenant VRFs: each in a namespace of its own, its ports bridged into it, FRR translated (docs/twin.md).
+            try:
+                changes += twin.self_applied_vrfs(self.cluster, self.host, plan["frr"], plan["vrfs"])["changes"]
+            except (twin.TwinError, CommandError) as exc:
+                raise SwitchError("tenant VRFs: %s" % exc)
+        elif _install_frr(self.host, plan["frr"]):
             changes.append("frr.conf reloaded")
+        _check_frr(self.host)
         _run(["ip", "netns", "exec", self.host, "nft", "-f", "-"], plan["nft"], what="nft -f of the ACLs")
         return changes
 
