@@ -14,7 +14,7 @@ export PATH := $(VENV)/bin:$(PATH)
 # Lab packages (see bindep.txt): libyang2 with its headers, gcc and python3-dev are what pip needs to
 # build the libyang Python bindings (requirements.txt), so they come before the venv. Plus shellcheck, which `ansible-test sanity`
 # silently skips its shellcheck test without.
-APT_PACKAGES := frr frr-pythontools lldpd redis-server iproute2 nftables graphviz shellcheck libyang2 libyang2-dev gcc python3-dev kea-dhcp4-server isc-dhcp-client
+APT_PACKAGES := frr frr-pythontools lldpd redis-server iproute2 nftables graphviz shellcheck libyang2 libyang2-dev gcc python3-dev kea-dhcp4-server isc-dhcp-client curl
 COLLECTION_LINK := collections/ansible_collections/gpucluster/fabric
 # ansible-test only runs inside .../ansible_collections/<namespace>/<name>.
 SANITY_ROOT := build/sanity/ansible_collections/gpucluster/fabric

@@ -16,6 +16,7 @@ operator runs against inventories/cumulus-lab-twin:
 - drain.yml and undrain.yml of a spine under traffic: one NVUE revision each, adding or taking away only the drain;
 - tenants.yml on the Cumulus rail leaves (ACL mode): isolate, move a server, read the assignment back from the leaves;
 - tenants.yml in VRF mode: a VRF per tenant takes over from the ACLs, a server moves, ACL mode takes over again;
+- a switch emptied as from the factory runs its ZTP script (nv config patch, apply, save) and comes up as planned;
 - teardown leaves nothing (namespaces, FRR pathspaces, the NVUE API process, nv).
 
 Needs root, FRR, lldpd and nftables (`make setup`); skipped with the reason otherwise. About 2.5 minutes on a
@@ -496,4 +497,65 @@ def test_tenant_vrfs_take_over_move_a_server_and_give_way_to_acls_on_cumulus_rai
                                       check=True).stdout)[0]
     assert "master" not in ports and "10.0.0.0" in [a["local"] for a in ports["addr_info"]]
     out = playbook("deploy.yml", "-e", "build_dir=%s" % lab, "--limit", "nos_cumulus")
+    assert out.returncode == 0 and {h: n for h, n in recap(out.stdout).items() if n} == {}, out.stdout[-3000:]
+
+
+def test_a_factory_empty_switch_runs_its_ztp_script_and_comes_up_as_planned(deployed, lab, tmp_path):
+    """ZTP on a Cumulus switch of the twin: cumuluslab-r0-leaf02, emptied through its NVUE API as from the factory,
+    fetches its provisioning script from the ZTP tree (playbooks/ztp.yml's, rendered by gpufabric.ztp), checks the marker
+    Cumulus' ZTP requires and runs it: the script fetches the switch's startup.yaml and applies it with `nv config
+    patch`, `nv config apply -y` and `nv config save` (the twin's nv, through the switch's NVUE API). The switch then
+    runs its plan (sessions up), its startup configuration is the applied one, and deploy.yml changes nothing on it.
+    The provisioning host is served from the OOB network's namespace at the spec's address, reached over the switch's
+    eth0 (on a switch: through its management VRF's default route, which the twin does not install)."""
+    from gpufabric.tenants.state import assignment_for
+    from gpufabric.ztp.settings import ZtpSettings
+    from gpufabric.ztp.tree import write_ztp
+
+    assert deployed.returncode == 0
+    leaf = "cumuluslab-r0-leaf02"
+    plan = build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", "cumulus-lab-twin", "cumulus-lab.topology.yml")))
+    assignment_for(plan, lab)    # the tenants the build directory's deploys run, as ztp.yml renders them
+    host = plan.spec["oob"]["provisioning_host"]
+    write_ztp(plan, ZtpSettings(host), str(tmp_path))
+    www = tmp_path / CLUSTER / "ztp" / "www"
+    assert (www / "ztp" / leaf / "cumulus-ztp.sh").exists()
+
+    nvue = client(leaf)
+    rev = nvue.create_revision()
+    nvue.replace(rev, {})
+    assert nvue.apply(rev, timeout=60, poll=0.2)["state"] in ("applied", "applied_and_saved")
+    nvue.save()
+    assert nvue.config("applied") == {} and not [s for s in bgp_states(leaf).values() if s == "Established"]
+
+    oob = CLUSTER + "-oob"
+    sh("ip", "-n", oob, "addr", "add", host + "/32", "dev", "oob")
+    sh("ip", "-n", leaf, "route", "add", host + "/32", "dev", "eth0")
+    server = subprocess.Popen(["ip", "netns", "exec", oob, sys.executable, "-m", "http.server", "--bind", host, "80",
+                               "--directory", str(www)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        url = "http://%s/ztp/%s/cumulus-ztp.sh" % (host, leaf)
+        deadline = time.monotonic() + 30
+        while subprocess.run(["ip", "netns", "exec", leaf, "curl", "-fsS", "-o", "/dev/null", url],
+                             capture_output=True, check=False).returncode and time.monotonic() < deadline:
+            time.sleep(0.2)
+        script = tmp_path / "fetched-ztp.sh"
+        sh("ip", "netns", "exec", leaf, "curl", "-fsS", "-o", str(script), url)
+        assert "# CUMULUS-AUTOPROVISIONING" in script.read_text()     # ZTP runs no script without it
+        env = dict(os.environ, PATH="/run/gpufabric-cumulus/bin:/usr/sbin:/usr/bin:/sbin:/bin")
+        ran = subprocess.run(["ip", "netns", "exec", leaf, "bash", str(script)], env=env, capture_output=True,
+                             text=True, timeout=300, check=False)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        subprocess.run(["ip", "-n", leaf, "route", "del", host + "/32"], check=False)
+        subprocess.run(["ip", "-n", oob, "addr", "del", host + "/32", "dev", "oob"], check=False)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    applied = nvue.config("applied")
+    assert applied["system"]["hostname"] == leaf and nvue.config("startup") == applied
+    deadline = time.monotonic() + 90
+    while set(bgp_states(leaf).values()) != {"Established"} and time.monotonic() < deadline:
+        time.sleep(1)
+    assert set(bgp_states(leaf).values()) == {"Established"}
+    out = playbook("deploy.yml", "-e", "build_dir=%s" % lab, "--limit", leaf)
     assert out.returncode == 0 and {h: n for h, n in recap(out.stdout).items() if n} == {}, out.stdout[-3000:]

@@ -247,3 +247,19 @@ def test_nv_refuses_what_it_does_not_model_in_one_line(nv_switch, capsys, args, 
     assert nv_cli.main(args) == 1
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_nv_config_patch_reads_the_set_documents_of_a_startup_yaml(tmp_path):
+    """What a ZTP script gives `nv config patch`: the switch's startup.yaml (header and set documents)."""
+    path = tmp_path / "startup.yaml"
+    path.write_text(startup_text("cumuluslab-r0-leaf01"))
+    assert nv_cli._load_patch(str(path)) == applied("cumuluslab-r0-leaf01")
+    path.write_text("- interfaces: {}\n")
+    with pytest.raises(ValueError, match="not an NVUE configuration"):
+        nv_cli._load_patch(str(path))
+
+
+def test_nv_config_apply_without_a_switch_or_an_answer_fails_in_one_line(capsys):
+    # Outside a switch of the twin, every nv command says so (here: the test's own namespace has no NVUE).
+    assert nv_cli.main(["config", "apply", "-y"]) == 1
+    assert "not on a Cumulus switch of the twin" in capsys.readouterr().err

@@ -93,3 +93,27 @@ def test_a_cabled_port_the_rendered_config_lacks_is_refused_in_one_line(lab):
         desired.build_twin(plan, broken)
     with pytest.raises(desired.TwinError, match=r"^%s: no rendered %s in the build" % (host, path)):
         desired.build_twin(plan, {k: v for k, v in files.items() if k != path})
+
+
+def test_a_self_applying_switch_keeps_its_ports_bridges_and_its_vrf_namespaces_at_a_new_up(tmp_path):
+    """A switch whose NOS applies its own configuration (a Cumulus switch of the twin) bridged a tenant VRF's port
+    itself (twin.self_applied_vrfs): the twin's own bring-up neither takes the port out of the bridge nor removes the
+    VRF's namespace, which the next `up` keeps in the state file for `down`."""
+    from gpufabric import twin
+    from gpufabric.twin import network
+
+    port = desired.Iface("swp1s0", "veth", None, None, None, False)     # as _self_applying makes it
+    have = {"swp1s0": {"kind": "veth", "mtu": 9216, "master": "bswp1s0", "up": True, "addrs": []}}
+    ns = desired.Namespace("c-r0-leaf01", "backend_leaf")
+    ns.add(port)
+    assert network.namespace_batch(ns, have) == ([], [])
+    laid_out = desired.Namespace("s-r0-leaf01", "backend_leaf")
+    laid_out.add(desired.Iface("Ethernet0", "veth", 9100, ["10.0.0.0/31"]))
+    lines, _changes = network.namespace_batch(laid_out, {"Ethernet0": dict(have["swp1s0"], addrs=["10.0.0.0/31"])})
+    assert "link set Ethernet0 nomaster" in lines     # a switch the twin lays out gets what its layout says
+
+    wanted = desired.Twin("c")
+    wanted.ns("c-r0-leaf01", "backend_leaf").nos_plane = ("cumulus", "5.14", None)
+    wanted.ns("s-r0-leaf01", "backend_leaf")
+    previous = ["c-r0-leaf01", "c-r0-leaf01-Vrf-alpha", "s-r0-leaf01", "s-r0-leaf01-Vrf-alpha"]
+    assert twin._self_applied_vrf_namespaces(wanted, previous) == ["c-r0-leaf01-Vrf-alpha"]

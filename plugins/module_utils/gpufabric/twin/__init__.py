@@ -14,8 +14,8 @@ import time
 
 from . import daemons, kernel, network, nftables
 from .vrf import add_vrfs, is_vrf_namespace_of
-from .desired import (FRR_DAEMONS, SWITCH_SYSCTLS, Iface, Twin, TwinError, build_twin, cabled_ports,  # noqa: F401
-                      frr_daemons, switch_namespaces)
+from .desired import Twin, TwinError, build_twin, cabled_ports, switch_namespaces   # noqa: F401  (public API)
+from .desired import FRR_DAEMONS, SWITCH_SYSCTLS, Iface, frr_daemons
 from ..nos import home
 from .run import run_many
 from .transport import NetnsTransport

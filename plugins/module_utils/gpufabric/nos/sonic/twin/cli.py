@@ -14,6 +14,7 @@ import sys
 
 from . import gcu
 from .configdb import DATABASES, MemoryConfigDb, RedisConfigDb
+from ....netns_process import machine_process
 
 USAGE = {"apply-patch": "PATCH_FILE_PATH", "replace": "TARGET_FILE_PATH", "rollback": "CHECKPOINT_NAME",
          "checkpoint": "CHECKPOINT_NAME", "delete-checkpoint": "CHECKPOINT_NAME", "list-checkpoints": "",
@@ -187,24 +188,6 @@ def orchagent(switch, err):
     if has_vrfs(switch, config.get("VRF")):
         return vrfmgr(switch, err, "vrfmgrd")
     return 0
-
-
-def machine_process():
-    """A process in the machine's network and mount namespaces: the nearest ancestor of this command outside the
-    switch's network namespace (whatever ran `ip netns exec`, the netns connection's side on the controller). A
-    command run through the netns connection is in the switch's namespaces, where a namespace it creates would be
-    seen by nothing else. None when there is none (not run inside a switch's namespace)."""
-    own = os.readlink("/proc/self/ns/net")
-    pid = os.getpid()
-    while pid > 1:
-        with open("/proc/%d/status" % pid, encoding="utf-8") as f:
-            pid = int(next(line.split()[1] for line in f if line.startswith("PPid:")))
-        try:
-            if pid > 1 and os.readlink("/proc/%d/ns/net" % pid) != own:
-                return pid
-        except OSError:
-            continue
-    return None
 
 
 # plane.reconcile in the machine's namespaces: its error as one line, the exit code 1.
