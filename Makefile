@@ -108,7 +108,7 @@ system: $(SETUP)
 
 # The system tier in two parts that can run at once, on a machine with cores to spare: the twin tests of clusters of
 # their own (SYSTEM_OTHER), and the rest, which share the lab twin or the machine's ZTP and server namespaces.
-SYSTEM_OTHER := tests/twin/test_cumulus_twin.py tests/twin/test_spare_growth_twin.py
+SYSTEM_OTHER := tests/twin/test_cumulus_twin.py tests/twin/test_cumulus_spare_growth_twin.py tests/twin/test_spare_growth_twin.py
 system-lab: $(SETUP)
 	pytest tests/server tests/twin tests/ztp $(addprefix --ignore=,$(SYSTEM_OTHER)) -q --durations=25
 

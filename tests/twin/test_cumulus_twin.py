@@ -131,7 +131,8 @@ def client(host):
 def bgp_states(host):
     out = subprocess.run(["vtysh", "-N", host, "-c", "show bgp vrf default ipv4 unicast summary json"],
                          capture_output=True, text=True, check=True).stdout
-    return {peer: p["state"] for peer, p in json.loads(out)["peers"].items()}
+    # (a switch running no BGP answers without "peers")
+    return {peer: p["state"] for peer, p in json.loads(out or "{}").get("peers", {}).items()}
 
 
 def nv(host, *args):
@@ -392,12 +393,30 @@ def test_drain_yml_and_undrain_yml_shift_a_spine_through_nvue_and_lose_nothing(c
 
 
 # Last in the module: it leaves the fabric isolated, which the fault corpus above does not expect.
+def move_and_check(plan, lab, first, moved, isolated, serial):
+    """tenants.yml from the tenant file ``first`` to ``moved`` (cumuluslab-gpu0003 changes tenant), ``serial`` of each
+    phase's leaves at a time: exactly the planned leaves change, and only cumuluslab-gpu0003's pairs flip from
+    ``isolated`` (the reach matrix before), to what ``moved`` says. Returns the leaves that changed."""
+    from gpufabric.tenants.change import plan_change
+    from test_tenants_twin import expected, reach_matrix, tenants_of
+
+    planned = plan_change(plan, tenants_of(first, plan), tenants_of(moved, plan))
+    switches = {h for phase in planned["phases"] for h in phase["hosts"]}
+    out = playbook("tenants.yml", "-e", "tenants=%s" % moved, "-e", "build_dir=%s" % lab, "-e", "tenant_leaf_serial=" + serial)
+    assert out.returncode == 0, out.stdout[-4000:]
+    assert {h for h, n in recap(out.stdout).items() if n and h != "localhost"} == switches
+    after = reach_matrix(plan)
+    flipped = {k for k in after if after[k] != isolated[k]}
+    assert flipped and all("cumuluslab-gpu0003" in (k[0], k[2]) for k in flipped)
+    assert after == expected(plan, tenants_of(moved, plan))
+    return switches
+
+
 def test_tenants_isolate_move_and_read_back_on_cumulus_rail_leaves(deployed, lab, tmp_path):
     """tenants.yml on the Cumulus rail leaves, each changed through the NVUE API by cumulus_deploy: isolating the open
     fabric changes every rail leaf and pairs reach exactly within tenants; moving cumuluslab-gpu0003 changes only the
     planned leaves and flips only its pairs; a second run changes nothing; a job with an empty build directory reads
     the running assignment back from the leaves (`nv config show -o json`) and changes nothing."""
-    from gpufabric.tenants.change import plan_change
     from test_tenants_twin import expected, reach_matrix, tenants_of
 
     assert deployed.returncode == 0
@@ -416,17 +435,9 @@ def test_tenants_isolate_move_and_read_back_on_cumulus_rail_leaves(deployed, lab
     shown = nv(LEAF, "config", "show", "-o", "json")
     assert shown.returncode == 0 and '"TENANT_ALPHA"' in shown.stdout
 
-    planned = plan_change(plan, tenants_of(first, plan), tenants_of(moved, plan))
-    switches = {h for phase in planned["phases"] for h in phase["hosts"]}
-    assert switches <= leaves     # the leaves of cumuluslab-gpu0003 (on this small fabric, every rail leaf of its unit)
     # Half of the phase's leaves at a time (an operator's choice: an ACL change resets no session).
-    out = playbook("tenants.yml", "-e", "tenants=%s" % moved, "-e", "build_dir=%s" % lab, "-e", "tenant_leaf_serial=50%")
-    assert out.returncode == 0, out.stdout[-4000:]
-    assert {h for h, n in recap(out.stdout).items() if n and h != "localhost"} == switches
-    after = reach_matrix(plan)
-    flipped = {k for k in after if after[k] != isolated[k]}
-    assert flipped and all("cumuluslab-gpu0003" in (k[0], k[2]) for k in flipped)
-    assert after == expected(plan, tenants_of(moved, plan))
+    switches = move_and_check(plan, lab, first, moved, isolated, "50%")
+    assert switches <= leaves     # the leaves of cumuluslab-gpu0003 (on this small fabric, every rail leaf of its unit)
 
     again = playbook("tenants.yml", "-e", "tenants=%s" % moved, "-e", "build_dir=%s" % lab)
     assert again.returncode == 0 and not any(recap(again.stdout).values()), again.stdout[-3000:]
@@ -446,7 +457,6 @@ def test_tenant_vrfs_take_over_move_a_server_and_give_way_to_acls_on_cumulus_rai
     tenants, a cross-tenant probe dying in the sender's VRF; moving cumuluslab-gpu0003 changes only its leaves and
     flips only its pairs; a second run changes nothing; going back to ACL mode takes every VRF away (their namespaces
     on the twin too) and isolates as the ACLs say. The twin runs a tenant VRF as a namespace of its own (docs/twin.md)."""
-    from gpufabric.tenants.change import plan_change
     from test_tenants_twin import expected, reach_matrix, tenants_of
 
     assert deployed.returncode == 0
@@ -471,16 +481,9 @@ def test_tenant_vrfs_take_over_move_a_server_and_give_way_to_acls_on_cumulus_rai
     assert "10.0.0.2/31" in beta and "10.0.0.6/31" in beta and "10.0.0.0/31" not in beta and "10.0.0.4/31" not in beta
     assert set(bgp_states(LEAF).values()) == {"Established"}
 
-    planned = plan_change(plan, tenants_of(first, plan), tenants_of(moved, plan))
-    switches = {h for phase in planned["phases"] for h in phase["hosts"]}
+    switches = move_and_check(plan, lab, first, moved, isolated, "100%")
     assert switches and switches < leaves
-    out = playbook("tenants.yml", "-e", "tenants=%s" % moved, "-e", "build_dir=%s" % lab, "-e", "tenant_leaf_serial=100%")
-    assert out.returncode == 0, out.stdout[-4000:]
-    assert {h for h, n in recap(out.stdout).items() if n and h != "localhost"} == switches
     after = reach_matrix(plan)
-    flipped = {k for k in after if after[k] != isolated[k]}
-    assert flipped and all("cumuluslab-gpu0003" in (k[0], k[2]) for k in flipped)
-    assert after == expected(plan, tenants_of(moved, plan))
     again = playbook("tenants.yml", "-e", "tenants=%s" % moved, "-e", "build_dir=%s" % lab)
     assert again.returncode == 0 and not any(recap(again.stdout).values()), again.stdout[-3000:]
     # twin.yml again (an operator's re-run) leaves the VRFs the switches made alone: their namespaces, the bridges.

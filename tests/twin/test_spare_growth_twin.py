@@ -101,93 +101,126 @@ def failures(plan, settle_s=30):
         time.sleep(2)
 
 
-def test_spare_swap_and_back(fabric):
-    inventory, build_dir = fabric
-    plan = plan_of(inventory, build_dir)
-    swapped = planning.build_plan(dict(spec(4), maintenance={"replaced": {"spr-gpu0001": "spr-gpu0002"}}))
+def spare_swap_and_back(cluster, swapped_spec, inventory, build_dir, tenants, failures, times, ports_are=None):
+    """Through spare.yml on the twin of ``cluster`` (tenant alpha on <cluster>-gpu0001 and -gpu0003, as ``tenants``
+    says): <cluster>-gpu0001 swapped for its spare -gpu0002 (``swapped_spec``: the spec with that swap) changes exactly
+    the switches the two plans say, validation (``failures``) finds nothing wrong, the failed server's rail leaf ports are
+    down (``ports_are(ports, up)`` checks them; the namespace's admin state without it) and the spare holds alpha; the
+    same swap from a job with no build directory changes nothing; the restore changes the same switches back and
+    validates clean, the ports up. Returns the restored plan."""
+    failed, spare, other = ("%s-gpu%04d" % (cluster, n) for n in (1, 2, 3))
+    topology = os.path.join(inventory, cluster + ".topology.yml")
+    ports_are = ports_are or (lambda ports, up: all(port_up(*p) == up for p in ports))
+    plan = planning.build_plan(specfile.load_spec(topology))
+    assignment_for(plan, build_dir)
+    swapped = planning.build_plan(swapped_spec)
     assignment_for(swapped, build_dir)
     switches = structured.switches_of_swap(swapped, plan)
-    rail_leaves = {e.peer.name for e in plan.device("spr-gpu0001").ends() if e.link.network == "backend"}
+    rail_leaves = {e.peer.name for e in plan.device(failed).ends() if e.link.network == "backend"}
     # The failed server's rail leaves, and the leaves of tenant alpha's other server (their ACLs name the spare).
-    other = {e.peer.name for e in plan.device("spr-gpu0003").ends() if e.link.network == "backend"}
-    assert set(switches) == rail_leaves | other
+    others = {e.peer.name for e in plan.device(other).ends() if e.link.network == "backend"}
+    assert set(switches) == rail_leaves | others
 
-    swap = ("-e", "failed=spr-gpu0001", "-e", "spare=spr-gpu0002")
-    code, changed, out, TIMES["swap"] = play(inventory, build_dir, "spare.yml", *swap)
+    swap = ("-e", "failed=" + failed, "-e", "spare=" + spare)
+    code, changed, out, times["swap"] = play(inventory, build_dir, "spare.yml", *swap)
     assert code == 0, out
     assert changed_switches(changed) == switches
     bad, report = failures(swapped)
     assert bad == [], bad
-    # The failed server's leaf ports went down through CONFIG_DB (config replace, then the orchagent stand-in).
     failed_ports = [(e.peer.name, getattr(e.peer_port, "name", e.peer_port))
-                    for e in plan.device("spr-gpu0001").ends() if e.link.network == "backend"]
-    assert failed_ports and not any(port_up(*p) for p in failed_ports)
-    isolation = [r for r in report["results"] if r.check == "tenant_isolation" and r.device == "spr-gpu0002"]
+                    for e in plan.device(failed).ends() if e.link.network == "backend"]
+    assert failed_ports and ports_are(failed_ports, False)
+    isolation = [r for r in report["results"] if r.check == "tenant_isolation" and r.device == spare]
     assert isolation and all(r.status == "PASS" and "tenant alpha" in r.message for r in isolation)
 
     # Stateless (AWX): the same swap from a job with no build directory, given the project's tenant file,
     # changes nothing; so does the restore's plan, which then runs from the rebuilt directory.
-    project_tenants = os.path.join(os.path.dirname(inventory), "spr.tenants.yml")   # a project file, not in the inventory
+    project_tenants = os.path.join(os.path.dirname(inventory), cluster + ".tenants.yml")   # a project file
     with open(project_tenants, "w") as f:
-        yaml.safe_dump(TENANTS, f)
+        yaml.safe_dump(tenants, f)
     shutil.rmtree(build_dir)
     stateless = ("-e", "tenants=" + project_tenants)
-    code, changed, out, TIMES["swap again, no build_dir"] = play(inventory, build_dir, "spare.yml", *swap, *stateless)
+    code, changed, out, times["swap again, no build_dir"] = play(inventory, build_dir, "spare.yml", *swap, *stateless)
     assert code == 0, out
     assert changed_switches(changed) == []
 
-    code, changed, out, TIMES["restore"] = play(inventory, build_dir, "spare.yml", *swap, *stateless,
+    code, changed, out, times["restore"] = play(inventory, build_dir, "spare.yml", *swap, *stateless,
                                                 "-e", "spare_state=restored")
     assert code == 0, out
     assert changed_switches(changed) == switches
-    restored = planning.build_plan(specfile.load_spec(os.path.join(inventory, "spr.topology.yml")))
+    restored = planning.build_plan(specfile.load_spec(topology))
     assignment_for(restored, build_dir, project_tenants)
     bad, _report = failures(restored)
     assert bad == [], bad
-    assert all(port_up(*p) for p in failed_ports)
-    # The growth below plans from the recorded assignment, as a job that ran tenants.yml would.
-    write_running(build_dir, CLUSTER, parse_assignment(TENANTS, plan_servers(restored)))
+    assert ports_are(failed_ports, True)
+    # The growth after plans from the recorded assignment, as a job that ran tenants.yml would.
+    write_running(build_dir, cluster, parse_assignment(tenants, plan_servers(restored)))
+    return restored
 
 
-def test_growth_by_one_scalable_unit(fabric):
-    inventory, build_dir = fabric
-    old_plan = plan_of(inventory, build_dir)
+def grow_by_one_unit(cluster, inventory, build_dir, write_inventory_of, failures, times, count=4):
+    """growth.yml and deploy.yml on the twin of ``cluster`` (``count`` servers, ``write_inventory_of(n)`` writes the
+    spec with n): one scalable unit more, its switches up blank; the deploy under traffic between tenant alpha's two
+    servers (one in each old unit, every rail) changes exactly the switches growth.must_change names and loses at most
+    0.5 % (target 0); the grown fabric validates clean and a second deploy changes nothing. Returns
+    (old plan, new plan)."""
+    topology = os.path.join(inventory, cluster + ".topology.yml")
+    first, second = "%s-gpu0001" % cluster, "%s-gpu0003" % cluster
+
+    def plan_now():
+        plan = planning.build_plan(specfile.load_spec(topology))
+        assignment_for(plan, build_dir)
+        return plan
+
+    old_plan = plan_now()
     # The fabric before the growth as deployed (the twin stages its OOB switches' files only on a deploy).
-    code, _changed, out, _s = play(inventory, build_dir, "deploy.yml")
+    code, _changed, out, times["deploy.yml before"] = play(inventory, build_dir, "deploy.yml")
     assert code == 0, out
-    write_inventory(inventory, 6)
-    new_plan = plan_of(inventory, build_dir)
+    write_inventory_of(count + 2)
+    new_plan = plan_now()
     must = growth.must_change(old_plan, new_plan)
 
-    code, _changed, out, TIMES["growth.yml"] = play(inventory, build_dir, "growth.yml")
+    code, _changed, out, times["growth.yml"] = play(inventory, build_dir, "growth.yml")
     assert code == 0, out
-    with open(os.path.join(build_dir, CLUSTER + ".growth.md")) as f:
+    with open(os.path.join(build_dir, cluster + ".growth.md")) as f:
         document = f.read()
     assert "%d new cables, 0 to move, 0 to remove" % (len(new_plan.links) - len(old_plan.links)) in document
 
     # The new racks' devices come up blank, the way racked switches wait for their first deploy.
     started = time.monotonic()
     twin.up(twin.build_twin(new_plan, build.render_all(new_plan)), frr_config="blank")
-    TIMES["twin: new namespaces"] = round(time.monotonic() - started, 1)
+    times["twin: new namespaces"] = round(time.monotonic() - started, 1)
     # Existing traffic across the spines while they reload with their new neighbours: tenant alpha's two
     # servers, one in each old scalable unit, on every rail (same rail: the tenant ACLs are rail-aligned).
     expect = Expectation(old_plan)
-    pairs = [Pair("spr-gpu0001", a, "spr-gpu0003", b)
-             for a, b in zip(expect.server_nics("spr-gpu0001"), expect.server_nics("spr-gpu0003"))]
+    pairs = [Pair(first, a, second, b) for a, b in zip(expect.server_nics(first), expect.server_nics(second))]
     with loss_flow(pairs, rate=20) as flow:
         # The spines change before the new leaves are deployed: their new sessions cannot be up yet, and the
         # default gate requires only the sessions they had (the validation below checks all of them).
-        code, changed, out, TIMES["deploy.yml"] = play(inventory, build_dir, "deploy.yml")
+        code, changed, out, times["deploy.yml"] = play(inventory, build_dir, "deploy.yml")
     assert code == 0, out
     assert changed_switches(changed) == must
     print("\nloss during the growth deploy: %d of %d\n%s" % (flow.lost, flow.sent, flow.report()))
     assert flow.sent > 0 and flow.lost <= flow.sent // 200   # target 0; at most 0.5 % on this shared machine
     started = time.monotonic()
     bad, _report = failures(new_plan, settle_s=60)
-    TIMES["converged and validated"] = round(time.monotonic() - started, 1)
+    times["converged and validated"] = round(time.monotonic() - started, 1)
     assert bad == [], bad
 
-    code, changed, out, TIMES["deploy.yml again"] = play(inventory, build_dir, "deploy.yml")
+    code, changed, out, times["deploy.yml again"] = play(inventory, build_dir, "deploy.yml")
     assert code == 0, out
     assert changed_switches(changed) == []
+    return old_plan, new_plan
+
+
+def test_spare_swap_and_back(fabric):
+    inventory, build_dir = fabric
+    # The failed server's leaf ports go down through CONFIG_DB (config replace, then the orchagent stand-in).
+    swapped = dict(spec(4), maintenance={"replaced": {"spr-gpu0001": "spr-gpu0002"}})
+    spare_swap_and_back(CLUSTER, swapped, inventory, build_dir, TENANTS, failures, TIMES)
+
+
+def test_growth_by_one_scalable_unit(fabric):
+    inventory, build_dir = fabric
+    grow_by_one_unit(CLUSTER, inventory, build_dir, lambda n: write_inventory(inventory, n), failures, TIMES)
     print("\nspare and growth on the twin, seconds: %s" % json.dumps(TIMES))
