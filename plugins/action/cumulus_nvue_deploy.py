@@ -6,8 +6,6 @@ NVUE REST API, from the controller, as the switch's own task (the flow is nos/cu
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 
 from ansible.module_utils.common.parameters import remove_values
 from ansible.plugins.action import ActionBase
@@ -149,7 +147,8 @@ class ActionModule(ActionBase):
         except (deploy.DeployError, NvueError) as exc:
             return dict(out, failed=True, msg=str(exc))
         if state_file and not self._task.check_mode:
-            _write_json(state_file, {"fingerprint": report["fingerprint"]})
+            from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.files import replace_file
+            replace_file(state_file, json.dumps({"fingerprint": report["fingerprint"]}, indent=1, sort_keys=True))
         out["changed"] = out["differs"] = report["changed"]
         if report.get("revision"):
             out["revision"] = report["revision"]
@@ -190,12 +189,3 @@ class ActionModule(ActionBase):
                 return ["FRR could not be read with '%s': %s" % (args["vtysh_command"], exc)]
             return bgp_gate.deploy_gate(text, device, before, args["bgp_gate"], peers)
         return gate
-
-
-def _write_json(path, data):
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".%s." % os.path.basename(path))
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=1, sort_keys=True)
-    os.replace(tmp, path)

@@ -11,6 +11,9 @@ anything changes; then the namespace is changed:
   VRF (docs/twin.md);
 - FRR: /etc/frr/<host>/frr.conf rendered from the NVUE tree (frr.py) and loaded with frr-reload.py, as
   NVUE does on Cumulus;
+- tenant VRFs (``vrf.<name>``, ``interface.<port>.ip.vrf``): as the SONiC twin runs them (twin/vrf.py), a namespace
+  per VRF with its own FRR, the port bridged into it with its addresses, the switch's FRR running the translation
+  of the rendered frr.conf (``twin.self_applied_vrfs``);
 - ACLs: NVUE's ipv4 ACLs as nftables, the control-plane ACL on the switch's input hook (table
   ``inet gpufabric_cp``), ACLs bound ``inbound`` to ports on each port's ingress hook (table
   ``netdev gpufabric_acl``), rules in rule-number order, first match decides, every rule counted;
@@ -275,12 +278,15 @@ class Applier:
         if plan["vrfs"] or twin.has_vrf_namespaces(self.host):
             # Tenant VRFs: each in a namespace of its own, its ports bridged into it, FRR translated (docs/twin.md).
             try:
-                changes += twin.self_applied_vrfs(self.cluster, self.host, plan["frr"], plan["vrfs"])["changes"]
+                done = twin.self_applied_vrfs(self.cluster, self.host, plan["frr"], plan["vrfs"])["changes"]
             except (twin.TwinError, CommandError) as exc:
                 raise SwitchError("tenant VRFs: %s" % exc)
-        elif _install_frr(self.host, plan["frr"]):
-            changes.append("frr.conf reloaded")
-        _check_frr(self.host)
+            changes += done
+        else:
+            done = ["frr.conf reloaded"] if _install_frr(self.host, plan["frr"]) else []
+            changes += done
+        if done:
+            _check_frr(self.host)
         _run(["ip", "netns", "exec", self.host, "nft", "-f", "-"], plan["nft"], what="nft -f of the ACLs")
         return changes
 
