@@ -11,7 +11,7 @@ anything changes; then the namespace is changed:
   VRF (docs/twin.md);
 - FRR: /etc/frr/<host>/frr.conf rendered from the NVUE tree (frr.py) and loaded with frr-reload.py, as
   NVUE does on Cumulus;
-- tenant VRFs (``vrf.<name>``, ``interface.<port>.ip.vrf``): as the SONiC twin runs them (twin/vrf.py), a namespace
+- tenant VRFs (``vrf.<name>``, ``interface.<port>.ip.vrf``): as the twin runs any leaf's (twin/vrf.py), a namespace
   per VRF with its own FRR, the port bridged into it with its addresses, the switch's FRR running the translation
   of the rendered frr.conf (``twin.self_applied_vrfs``);
 - ACLs: NVUE's ipv4 ACLs as nftables, the control-plane ACL on the switch's input hook (table
