@@ -99,9 +99,12 @@ class NetnsLab:
         r["ports"]["p%d" % k] = port
         conf = os.path.join(self.workdir, client + ".conf")
         with open(conf, "w") as f:
+            # Option 239 as Cumulus' DHCP client asks for it (its ZTP script's URL, nos/cumulus/ztp.py).
             f.write("option idrac-autoconfig code 43 = text;\noption onie-default-url code 114 = text;\n"
+                    "option cumulus-provision-url code 239 = text;\n"
                     "timeout 15;\ninitial-interval 1;\nbackoff-cutoff 2;\n"
-                    "request subnet-mask, routers, host-name, bootfile-name, idrac-autoconfig, onie-default-url;\n")
+                    "request subnet-mask, routers, host-name, bootfile-name, idrac-autoconfig, onie-default-url,\n"
+                    "        cumulus-provision-url;\n")
             if vendor_class:
                 f.write('send vendor-class-identifier "%s";\n' % vendor_class)
         return {"ns": client, "conf": conf, "lease": os.path.join(self.workdir, client + ".lease"),

@@ -32,8 +32,8 @@ pytestmark = pytest.mark.skipif(REASON is not None, reason="ZTP namespaces: %s" 
 ONIE_IMAGE = "images/sonic-broadcom.bin"
 
 
-def _plan():
-    return planning.build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", "lab", "lab.topology.yml")))
+def _plan(inventory="lab", name="lab.topology.yml"):
+    return planning.build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", inventory, name)))
 
 
 def _start(tmp, plan, plugged):
@@ -47,7 +47,7 @@ def _start(tmp, plan, plugged):
         for relay in sorted({r for r, _p, _v in plugged}):
             lab.add_relay(relay, fmt(plan.device(relay).mgmt), {})
         clients = [lab.plug(relay, port, vendor) for relay, port, vendor in plugged]
-        lab.start_kea(os.path.join(tmp, "build", "lab", "ztp", "kea-dhcp4.conf"))
+        lab.start_kea(os.path.join(tmp, "build", plan.summary["cluster"], "ztp", "kea-dhcp4.conf"))
         lab.start_relays()
         run_many([(lab.dhclient_argv(c), None) for c in clients], check=False)
     except BaseException:
@@ -159,3 +159,21 @@ def test_two_swapped_management_cables_are_reported_by_position(tmp_path):
     assert all(f["relay"] == bmc.relay for f in found)
     assert "planned %s %s (bmc)" % (bmc.device, bmc.device_port) in next(
         f["message"] for f in found if f["port"] == bmc.port)
+
+
+def test_a_cumulus_switch_gets_its_provisioning_script_by_position(tmp_path):
+    """cumulus-lab's Cumulus switches (its OOB switches, on SONiC, relay with option 82): each position's DHCP answer
+    from Kea carries its planned address and option 239 (cumulus-provision-url) naming the script of the switch planned
+    there, which Cumulus' ZTP fetches and runs (tests/twin/test_cumulus_twin.py runs one); no SONiC boot file."""
+    plan = _plan("cumulus-lab", "cumulus-lab.topology.yml")
+    switches = [p for p in management_positions(plan) if p.kind == "switch" and plan.device(p.device).nos == "cumulus"]
+    assert switches
+    lab, clients, settings = _start(str(tmp_path), plan, [(p.relay, p.port, None) for p in switches])
+    lab.stop()
+    leases = [netns_lab.read_lease(c["lease"]) for c in clients]
+    wrong = [(p.device, p.address, lease.get("address"), lease.get("cumulus-provision-url"))
+             for p, lease in zip(switches, leases)
+             if lease.get("address") != p.address
+             or lease.get("cumulus-provision-url") != settings.url("ztp/%s/cumulus-ztp.sh" % p.device)
+             or "bootfile-name" in lease]
+    assert wrong == []
