@@ -82,8 +82,8 @@ collection-link:
 
 # Two chains side by side, each in its listed order: the namespace tiers (system, then molecule), which wait on FRR,
 # lldpd, BGP timers and traffic as much as they compute, and the code tiers (unit, integration, sanity, lint), which
-# mostly compute. One after another they need about 58 minutes on a 2-core machine, side by side about 44
-# (docs/performance.md, "Test tiers"). The system tier is not split further: a second namespace chain beside the
+# mostly compute. One after another they would need about 57 minutes on a 2-core machine (the tiers summed), side
+# by side about 44 (docs/performance.md, "Test tiers"). The system tier is not split further: a second namespace chain beside the
 # first (system-lab, system-other) measured no faster, the two competing for the same two cores.
 # The namespace tiers' lines are prefixed [twin]; make test fails when either chain fails, after both have ended.
 test: setup
