@@ -16,10 +16,8 @@ import time
 import pytest
 import yaml
 
-from gpufabric import build, plan as planning, specfile, twin
-from gpufabric.tenants import parse_assignment, plan_servers
-from gpufabric.tenants.state import assignment_for, write_running
-from test_spare_growth_twin import grow_by_one_unit, port_up, spare_swap_and_back
+from gpufabric import specfile, twin
+from test_spare_growth_twin import bring_up, cluster_plan, grow_by_one_unit, port_up, spare_swap_and_back, take_down
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REASON = twin.preflight() or (None if shutil.which("nft") else "nft is missing (apt-get install nftables)")
@@ -54,33 +52,18 @@ def copy_group_vars(inventory):
             f.write(text.replace("cumuluslab", CLUSTER))
 
 
-def plan_of(inventory, build_dir):
-    plan = planning.build_plan(specfile.load_spec(os.path.join(inventory, "cspr.topology.yml")))
-    assignment_for(plan, build_dir)
-    return plan
-
-
 @pytest.fixture(scope="module")
 def fabric(tmp_path_factory):
     inventory, build_dir = str(tmp_path_factory.mktemp("inventory")), str(tmp_path_factory.mktemp("build"))
     copy_group_vars(inventory)
     write_inventory(inventory, 4)
-    plan = planning.build_plan(specfile.load_spec(os.path.join(inventory, "cspr.topology.yml")))
-    write_running(build_dir, CLUSTER, parse_assignment(TENANTS, plan_servers(plan)))
-    plan = plan_of(inventory, build_dir)
-    wanted = twin.build_twin(plan, build.render_all(plan))
-    twin.down(wanted.cluster, wanted.namespaces)
     started = time.monotonic()
-    twin.up(wanted, timeout=120)
+    names = bring_up(inventory, CLUSTER, build_dir, TENANTS, timeout=120)
     TIMES["twin up"] = round(time.monotonic() - started, 1)
-    names = set(wanted.namespaces)
     try:
         yield inventory, build_dir
     finally:
-        grown = plan_of(inventory, build_dir)
-        names |= set(twin.build_twin(grown, build.render_all(grown)).namespaces)
-        twin.down(CLUSTER, names)
-        assert twin.leftovers(CLUSTER, names) == []
+        take_down(inventory, CLUSTER, build_dir, names)
         print("\nCumulus spare and growth on the twin, seconds: %s" % json.dumps(TIMES))
 
 
@@ -103,7 +86,7 @@ def failures(plan, settle_s=60):
 
 def test_spare_swap_and_back_through_nvue(fabric):
     inventory, build_dir = fabric
-    plan = plan_of(inventory, build_dir)
+    plan = cluster_plan(inventory, CLUSTER, build_dir)
     bad, _report = failures(plan, settle_s=120)    # the switches booted their startup.yaml: converged first
     assert bad == [], bad
     assert {d.nos for d in plan.devices if d.role in ("backend_leaf", "backend_spine")} == {"cumulus"}

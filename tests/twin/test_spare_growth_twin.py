@@ -45,10 +45,31 @@ def write_inventory(inventory, count):
         yaml.safe_dump(spec(count), f, sort_keys=False)
 
 
-def plan_of(inventory, build_dir):
-    plan = planning.build_plan(specfile.load_spec(os.path.join(inventory, "spr.topology.yml")))
+def cluster_plan(inventory, cluster, build_dir):
+    """The plan of ``inventory``'s <cluster>.topology.yml with the tenant assignment recorded in ``build_dir``."""
+    plan = planning.build_plan(specfile.load_spec(os.path.join(inventory, cluster + ".topology.yml")))
     assignment_for(plan, build_dir)
     return plan
+
+
+def bring_up(inventory, cluster, build_dir, tenants, timeout):
+    """The twin of ``inventory``'s spec with ``tenants`` recorded as running (as a job that ran tenants.yml leaves
+    it), each switch booting its rendered configuration; returns its namespaces."""
+    plan = planning.build_plan(specfile.load_spec(os.path.join(inventory, cluster + ".topology.yml")))
+    write_running(build_dir, cluster, parse_assignment(tenants, plan_servers(plan)))
+    plan = cluster_plan(inventory, cluster, build_dir)
+    wanted = twin.build_twin(plan, build.render_all(plan))
+    twin.down(wanted.cluster, wanted.namespaces)
+    twin.up(wanted, timeout=timeout)
+    return set(wanted.namespaces)
+
+
+def take_down(inventory, cluster, build_dir, names):
+    """Remove the twin, grown or not (``names``: its namespaces at bring-up); nothing may be left."""
+    grown = cluster_plan(inventory, cluster, build_dir)
+    names = set(names) | set(twin.build_twin(grown, build.render_all(grown)).namespaces)
+    twin.down(cluster, names)
+    assert twin.leftovers(cluster, names) == []
 
 
 @pytest.fixture(scope="module")
@@ -56,15 +77,9 @@ def fabric(tmp_path_factory):
     inventory, build_dir = str(tmp_path_factory.mktemp("inventory")), str(tmp_path_factory.mktemp("build"))
     copy_twin_group_vars(inventory, CLUSTER)
     write_inventory(inventory, 4)
-    plan = planning.build_plan(specfile.load_spec(os.path.join(inventory, "spr.topology.yml")))
-    write_running(build_dir, CLUSTER, parse_assignment(TENANTS, plan_servers(plan)))
-    plan = plan_of(inventory, build_dir)
-    wanted = twin.build_twin(plan, build.render_all(plan))
-    twin.down(wanted.cluster, wanted.namespaces)
-    twin.up(wanted, timeout=60)
+    names = bring_up(inventory, CLUSTER, build_dir, TENANTS, timeout=60)
     yield inventory, build_dir
-    grown = plan_of(inventory, build_dir)
-    twin.down(CLUSTER, twin.build_twin(grown, build.render_all(grown)).namespaces)
+    take_down(inventory, CLUSTER, build_dir, names)
 
 
 def play(inventory, build_dir, playbook, *extra):
@@ -111,8 +126,7 @@ def spare_swap_and_back(cluster, swapped_spec, inventory, build_dir, tenants, fa
     failed, spare, other = ("%s-gpu%04d" % (cluster, n) for n in (1, 2, 3))
     topology = os.path.join(inventory, cluster + ".topology.yml")
     ports_are = ports_are or (lambda ports, up: all(port_up(*p) == up for p in ports))
-    plan = planning.build_plan(specfile.load_spec(topology))
-    assignment_for(plan, build_dir)
+    plan = cluster_plan(inventory, cluster, build_dir)
     swapped = planning.build_plan(swapped_spec)
     assignment_for(swapped, build_dir)
     switches = structured.switches_of_swap(swapped, plan)
@@ -164,20 +178,13 @@ def grow_by_one_unit(cluster, inventory, build_dir, write_inventory_of, failures
     servers (one in each old unit, every rail) changes exactly the switches growth.must_change names and loses at most
     0.5 % (target 0); the grown fabric validates clean and a second deploy changes nothing. Returns
     (old plan, new plan)."""
-    topology = os.path.join(inventory, cluster + ".topology.yml")
     first, second = "%s-gpu0001" % cluster, "%s-gpu0003" % cluster
-
-    def plan_now():
-        plan = planning.build_plan(specfile.load_spec(topology))
-        assignment_for(plan, build_dir)
-        return plan
-
-    old_plan = plan_now()
+    old_plan = cluster_plan(inventory, cluster, build_dir)
     # The fabric before the growth as deployed (the twin stages its OOB switches' files only on a deploy).
     code, _changed, out, times["deploy.yml before"] = play(inventory, build_dir, "deploy.yml")
     assert code == 0, out
     write_inventory_of(count + 2)
-    new_plan = plan_now()
+    new_plan = cluster_plan(inventory, cluster, build_dir)
     must = growth.must_change(old_plan, new_plan)
 
     code, _changed, out, times["growth.yml"] = play(inventory, build_dir, "growth.yml")
