@@ -31,7 +31,7 @@ SANITY_SKIP :=
 # (two setups at once would race on the venv and the collection link).
 SETUP ?= setup
 
-.PHONY: setup system-packages collection-link test unit integration system system-lab system-other molecule sanity lint \
+.PHONY: setup system-packages collection-link test unit integration awx system system-lab system-other molecule sanity lint \
 	demo bench docs golden ee-context clean
 
 setup: system-packages $(VENV)/.stamp collection-link
@@ -82,13 +82,13 @@ collection-link:
 
 # Two chains side by side, each in its listed order: the namespace tiers (system, then molecule), which wait on FRR,
 # lldpd, BGP timers and traffic as much as they compute, and the code tiers (unit, integration, sanity, lint), which
-# mostly compute. One after another they would need about 57 minutes on a 2-core machine (the tiers summed), side
+# mostly compute, then the AWX tier (its twin has namespaces of its own, so it runs beside the system tier). One after another they would need about 57 minutes on a 2-core machine (the tiers summed), side
 # by side about 44 (docs/performance.md, "Test tiers"). The system tier is not split further: a second namespace chain beside the
 # first (system-lab, system-other) measured no faster, the two competing for the same two cores.
 # The namespace tiers' lines are prefixed [twin]; make test fails when either chain fails, after both have ended.
 test: setup
 	@( $(MAKE) --no-print-directory SETUP= system molecule 2>&1 | sed -u 's/^/[twin] /' ) & twin=$$!; \
-	code=0; $(MAKE) --no-print-directory SETUP= unit integration sanity lint || code=$$?; \
+	code=0; $(MAKE) --no-print-directory SETUP= unit integration sanity lint awx || code=$$?; \
 	wait $$twin || code=$$?; \
 	if [ $$code -ne 0 ]; then echo "make test: failed (see the tier above that failed; [twin] lines are system and molecule)"; fi; \
 	exit $$code
@@ -98,6 +98,12 @@ unit: $(SETUP)
 
 integration: $(SETUP)
 	pytest tests/integration -q
+
+# Jobs run as AWX runs them (docs/awx.md, "How this is tested"): project and inventory syncs, a private data directory
+# per job, ansible-runner; every job template against a twin of the lab under the cluster name awx (root; skipped with
+# the reason otherwise), and validation sliced 4 ways against the unsliced run.
+awx: $(SETUP)
+	pytest tests/awx -q --durations=10
 
 # Tiers that need root (network namespaces): the GPU server stages against a Redfish emulator and
 # namespaces, the virtual twin of the lab, and fault injection on it. Each test skips with its

@@ -10,14 +10,20 @@ from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.progre
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.tenants.state import assignment_for
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.checks import CHECKS
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate import report as reports
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.checks import select
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.expect import Expectation
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.napalm_state import collect_napalm
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.runner import command_collector, validate
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.observations import (
+    FACT, carried, recording)
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.runner import (
+    collect_all, command_collector, validate)
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.twin import NetnsTransport, twin_lldp_socket
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.transport import SshTransport
 from ansible_collections.gpucluster.fabric.plugins.plugin_utils.planned_action import PlannedAction
 
 NETNS_CONNECTION = "gpucluster.fabric.netns"
 TRANSPORTS = ("auto", "netns", "ssh", "napalm")
+PHASES = ("all", "collect", "check")
 
 
 def _var(hostvars, host, key, default=None):
@@ -33,7 +39,7 @@ class ActionModule(PlannedAction):
     PROGRESS = "validate"
     _VALID_ARGS = frozenset(("spec", "build_dir", "tenants", "drain", "undrain", "replace", "restore", "transport", "max_workers",
                              "fail_on_failure", "include", "exclude", "thresholds", "networks", "devices", "lldp_socket",
-                             "config_db_dir"))
+                             "config_db_dir", "phase"))
 
     def _transport_of(self, host, hostvars, default):
         if default != "auto":
@@ -49,6 +55,9 @@ class ActionModule(PlannedAction):
         default = args.get("transport", "auto")
         if default not in TRANSPORTS:
             return dict(result, failed=True, msg="transport must be one of %s, not %r" % (", ".join(TRANSPORTS), default))
+        phase = args.get("phase") or "all"
+        if phase not in PHASES:
+            return dict(result, failed=True, msg="phase must be one of %s, not %r" % (", ".join(PHASES), phase))
         progress = self.progress
         path, plan, build_dir = self.plan(args, task_vars)
         assignment_for(plan, build_dir, args.get("tenants"))   # tenant_isolation checks the running tenant assignment
@@ -81,6 +90,10 @@ class ActionModule(PlannedAction):
             names = [c.name for c in CHECKS]
             chosen = selected_stages(names, task_vars.get("ansible_run_tags"), task_vars.get("ansible_skip_tags"))
             include = chosen if len(chosen) < len(names) else None
+        if phase == "collect":
+            return self._collect_only(result, plan, collect, include, exclude, args, task_vars)
+        if phase == "check":
+            collect = carried(lambda name: _var(hostvars, name, "ansible_facts", {}).get(FACT))
         baseline = reports.read_baseline(build_dir, cluster)
         try:
             report = validate(plan, collect, baseline=baseline, include=include, exclude=exclude,
@@ -100,4 +113,19 @@ class ActionModule(PlannedAction):
         if problems and args.get("fail_on_failure", True):
             result.update(failed=True, msg="%d check results failed (FAIL %d, ERROR %d); see %s"
                           % (len(problems), report["counts"]["FAIL"], report["counts"]["ERROR"], paths["markdown"]))
+        return result
+
+    def _collect_only(self, result, plan, collect, include, exclude, args, task_vars):
+        """Phase collect: the devices of this job's inventory (a slice's, under AWX job slicing), within --limit,
+        collected for the selected checks and returned encoded (``observations``), for a later job to check.
+        The expectation, and so every server's probe targets, stays the whole fabric's."""
+        only = set((task_vars.get("groups") or {}).get("all", ()))
+        if args.get("devices"):
+            only &= set(args["devices"])
+        expect = Expectation(plan, networks=args.get("networks") or ["backend"])
+        kept = {}
+        collect_all(expect, select(include, exclude), recording(collect, kept), int(args.get("max_workers", 16)), only)
+        self.progress.phase("collect", len(kept), "devices", self.progress.elapsed())
+        result.update(changed=False, cluster=plan.summary["cluster"], observations=kept, devices=len(kept),
+                      progress=self.progress.total())
         return result

@@ -22,6 +22,9 @@ description:
   - Each host gets C(ansible_host) (its management address) and C(fabric), a dict with C(role), C(model),
     C(rack), C(rail) where one applies, C(asn), C(loopback_ipv4) and a few role-specific keys; GPU servers
     also get C(interfaces) (name, peer, peer_interface, network, speed, mtu, ipv4 on routed links).
+  - Group C(all) gets C(fabric_spec_file), the spec's path relative to the directory the inventory is read
+    from (absolute when the spec lies elsewhere). Playbooks whose inventory is not the spec itself, such as an
+    AWX job's inventory script of what the last inventory sync stored, find the spec through it.
   - Hosts get only what plays need. A switch's ports are in C(build/<cluster>/plan.json) and its
     C(devices/<host>/structured.yml), not in host variables.
   - The spec keys are documented in docs/spec.md of the collection; a spec error fails the inventory with a
@@ -107,7 +110,7 @@ from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.export
     PARENTS, ROLE_GROUP, hostvars, inventory_groups, nos_group_vars)
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.spec import validate
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import (
-    plan_spec_file, read_spec)
+    RECORDED_SPEC, plan_spec_file, read_spec, recorded_spec_path)
 
 
 class SpecParseError(AnsibleParserError):
@@ -189,6 +192,9 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             if self.get_option("cache"):
                 self._cache[cache_key] = data
         self._populate(data)
+        # Where the spec is, for jobs whose inventory is what this parse exported (AWX's job inventory script):
+        # relative to the directory the inventory was read from, which for AWX is the project's root.
+        self.inventory.set_variable("all", RECORDED_SPEC, recorded_spec_path(path))
 
     def _populate(self, data):
         inv = self.inventory

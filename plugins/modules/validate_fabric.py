@@ -89,6 +89,18 @@ options:
       - C(netns) transport, the directory holding C(<host>/config_db.json).
       - Default is I(build_dir)/<cluster>/devices, the rendered build the twin runs.
     type: path
+  phase:
+    description:
+      - C(all) collects every selected device and checks it, in this task.
+      - C(collect) only collects the devices of the job's inventory (one slice's, under AWX job slicing), within
+        I(devices), and returns each one's state encoded in I(observations), for a later task or job to check.
+        No check runs and no report is written. The probes of each server still target the whole fabric.
+      - C(check) collects nothing. It checks the states that earlier C(collect) runs left as each host's
+        C(fabric_observation) fact (AWX's fact cache carries them from job to job). A device without one is
+        an ERROR of every check that reads it, never a PASS.
+    type: str
+    choices: [all, collect, check]
+    default: all
 notes:
   - Timing is returned per run. C(controller_cpu_ms_per_device) is the controller's own CPU time (parsing and checks)
     per device. The commands' own CPU time is reported apart as C(command_cpu_s).
@@ -113,6 +125,10 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+observations:
+  description: With I(phase=collect), each collected device's state as JSON-safe data, by device name.
+  returned: phase is collect
+  type: dict
 cluster:
   description: Cluster name.
   returned: success

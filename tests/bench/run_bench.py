@@ -17,7 +17,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 BIN = os.path.dirname(sys.executable)
 sys.path.insert(0, os.path.join(ROOT, "plugins", "module_utils"))
 
-from bench_compare import bench_compare  # noqa: E402  (tests/bench, next to this file)
+from bench_awx import bench_awx  # noqa: E402  (tests/bench, next to this file)
+from bench_compare import bench_compare  # noqa: E402
 from bench_expect import bench_expect  # noqa: E402
 from bench_rollout import bench_rollout  # noqa: E402
 from bench_twin import bench_twin  # noqa: E402
@@ -291,7 +292,7 @@ def bench_nos():
 BENCHES = [("Planner", bench_plan), ("Inventory", bench_inventory), ("Build", bench_build),
            ("Build by NOS", bench_nos), ("Validation", bench_validate),
            ("Validation expectations", bench_expect), ("Virtual twin", bench_twin),
-           ("Rollout", bench_rollout),
+           ("Rollout", bench_rollout), ("Sliced validation", bench_awx),
            ("Against the baseline", bench_compare)]
 
 

@@ -52,14 +52,36 @@ def _strict_loader():
     return StrictLoader
 
 
-def find_spec(sources):
-    """The one cluster spec among inventory sources (files, or directories holding one spec)."""
+# The host variable (of group all) in which the inventory plugin records the spec it read, relative to the
+# directory the inventory was parsed from when the spec lies under it (plugins/inventory/topology.py). A job whose
+# inventory is not the spec itself (AWX's job inventory is a script printing the JSON its last sync stored) finds
+# the spec through it: AWX syncs and runs jobs from the root of the project's checkout (docs/awx.md).
+RECORDED_SPEC = "fabric_spec_file"
+
+
+def recorded_spec_path(path, cwd=None):
+    """What the inventory plugin records of ``path``: relative to ``cwd`` (default: the current directory) when
+    the spec lies under it, else absolute."""
+    path = os.path.abspath(path)
+    relative = os.path.relpath(path, cwd or os.getcwd())
+    return path if relative.startswith(os.pardir) else relative
+
+
+def find_spec(sources, recorded=None):
+    """The one cluster spec among inventory sources (files, or directories holding one spec); with none there, the
+    spec the inventory plugin recorded at the inventory's sync (``recorded``, relative to the current directory)."""
     found = []
     for src in sources or ():
         if os.path.isdir(src):
             found.extend(sorted(p for s in SUFFIXES for p in glob.glob(os.path.join(src, "*" + s))))
         elif src.endswith(SUFFIXES) and os.path.isfile(src):
             found.append(src)
+    if not found and recorded:
+        if not os.path.isfile(recorded):
+            raise SpecError(RECORDED_SPEC, "%r, the spec the inventory was synced from, is not a file under %s: run "
+                            "the job from the project the inventory source reads, or set the spec option"
+                            % (recorded, os.getcwd()))
+        return recorded
     if len(found) != 1:
         raise SpecError("spec", "%s cluster spec (*.topology.yml) among the inventory sources %s: pass the file "
                         "with -i or set the spec option" % ("no" if not found else "more than one", list(sources or ())))
@@ -188,7 +210,8 @@ def plan_for_task(args, task_vars):
     `build_dir` option or build/ in the current directory. The `drain` and `undrain` options (lists of
     switches) change the spec's maintenance.drained for this task only (playbooks/drain.yml); `replace`
     ({failed: spare}) and `restore` (failed servers) its maintenance.replaced (playbooks/spare.yml)."""
-    path = args.get("spec") or find_spec((task_vars or {}).get("ansible_inventory_sources"))
+    task_vars = task_vars or {}
+    path = args.get("spec") or find_spec(task_vars.get("ansible_inventory_sources"), task_vars.get(RECORDED_SPEC))
     build_dir = os.path.normpath(args.get("build_dir") or default_build_dir())
     return path, plan_spec_file(path, args.get("drain") or (), args.get("undrain") or (), args.get("replace") or None,
                                 args.get("restore") or ()), build_dir

@@ -33,10 +33,14 @@ def _cpu():
     return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
 
 
-def collect_all(expect, checks, collector, max_workers=8):
-    """{device: DeviceState}: each device collected once with the union of the sources its checks need."""
+def collect_all(expect, checks, collector, max_workers=8, only=None):
+    """{device: DeviceState}: each device collected once with the union of the sources its checks need; with
+    ``only`` (names), just those of the expectation's devices (what one slice of a sliced job collects, the
+    expectation, and so each server's probes, staying the whole fabric's)."""
     jobs = []
     for dev in expect.devices:
+        if only is not None and dev.name not in only:
+            continue
         sources = sorted({s for check in checks for s in check.sources.get(dev.role, ())})
         if sources:
             jobs.append((dev, sources))
