@@ -14,7 +14,7 @@ from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.valida
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.expect import Expectation
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.napalm_state import collect_napalm
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.observations import (
-    FACT, carried, recording)
+    FACT, carried, read_fact_file, recording, write_fact_files)
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.runner import (
     collect_all, command_collector, validate)
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.twin import NetnsTransport, twin_lldp_socket
@@ -24,6 +24,21 @@ from ansible_collections.gpucluster.fabric.plugins.plugin_utils.planned_action i
 NETNS_CONNECTION = "gpucluster.fabric.netns"
 TRANSPORTS = ("auto", "netns", "ssh", "napalm")
 PHASES = ("all", "collect", "check")
+
+
+def _fact_cache_dir():
+    """The directory of a jsonfile fact cache (AWX's use_fact_cache sets one per job), or None."""
+    from ansible import constants as C
+    plugin = C.config.get_config_value("CACHE_PLUGIN") or ""
+    directory = C.config.get_config_value("CACHE_PLUGIN_CONNECTION")
+    return os.path.expanduser(directory) if directory and plugin.rsplit(".", 1)[-1] == "jsonfile" else None
+
+
+def _observation(hostvars, name, cache_dir):
+    """A device's encoded state: its fact as Ansible's fact cache gave it, else its facts file in AWX's form."""
+    facts = _var(hostvars, name, "ansible_facts", {})
+    found = facts.get(FACT) if isinstance(facts, dict) else None
+    return found if found is not None else read_fact_file(cache_dir, name)
 
 
 def _var(hostvars, host, key, default=None):
@@ -93,7 +108,8 @@ class ActionModule(PlannedAction):
         if phase == "collect":
             return self._collect_only(result, plan, collect, include, exclude, args, task_vars)
         if phase == "check":
-            collect = carried(lambda name: _var(hostvars, name, "ansible_facts", {}).get(FACT))
+            cache_dir = _fact_cache_dir()
+            collect = carried(lambda name: _observation(hostvars, name, cache_dir))
         baseline = reports.read_baseline(build_dir, cluster)
         try:
             report = validate(plan, collect, baseline=baseline, include=include, exclude=exclude,
@@ -125,6 +141,9 @@ class ActionModule(PlannedAction):
         expect = Expectation(plan, networks=args.get("networks") or ["backend"])
         kept = {}
         collect_all(expect, select(include, exclude), recording(collect, kept), int(args.get("max_workers", 16)), only)
+        cache_dir = _fact_cache_dir()
+        if cache_dir:
+            write_fact_files(cache_dir, kept)
         self.progress.phase("collect", len(kept), "devices", self.progress.elapsed())
         result.update(changed=False, cluster=plan.summary["cluster"], observations=kept, devices=len(kept),
                       progress=self.progress.total())

@@ -16,8 +16,10 @@ what this module does the same way:
   `env/extravars`, and the job template's limit, tags, check and diff on the command line. ansible-runner runs
   `ansible-playbook` in `project/`.
 - **Fact cache** (`use_fact_cache`): before the job the stored facts of the job's hosts are written to
-  `artifacts/<job>/fact_cache/<host>` and ANSIBLE_CACHE_PLUGIN=jsonfile points there; after it, the files Ansible
-  rewrote are stored back on their hosts. A workflow's later job sees what an earlier one cached.
+  `artifacts/<job>/fact_cache/<host>` as plain JSON and ANSIBLE_CACHE_PLUGIN=jsonfile points there; after it, the
+  files `<host>` that changed are stored back on their hosts. A workflow's later job sees what an earlier one
+  cached. (ansible-core 2.19's jsonfile plugin itself uses `s1_<host>` files of another form, which AWX does not
+  read; validate/observations.py says what the collection does about it.)
 """
 import concurrent.futures
 import itertools
@@ -211,10 +213,11 @@ class Controller:
                               env=_env(project.home), capture_output=True, text=True, timeout=timeout, check=False)
         seconds = round(time.monotonic() - started, 1)
         if cache_dir:
-            # AWX's finish_fact_cache: a host's file that Ansible rewrote replaces its stored facts.
-            for host in os.listdir(cache_dir):
+            # AWX's finish_fact_cache: a job host's file <host> that changed replaces its stored facts (other files,
+            # such as the s1_<host> ansible-core 2.19 writes, it does not read).
+            for host in script["_meta"]["hostvars"]:
                 path = os.path.join(cache_dir, host)
-                if written.get(host) != os.path.getmtime(path):
+                if os.path.exists(path) and written.get(host) != os.path.getmtime(path):
                     with open(path) as f:
                         self.facts[host] = json.load(f)
         stdout_path = os.path.join(pdd, "artifacts", str(job_id), "stdout")

@@ -82,3 +82,14 @@ def test_a_device_no_slice_collected_is_an_error_of_every_source():
     assert status == "ERROR" and FACT in message
     state = carried({"lab-spine01": {"format": 99}}.get)(Dev("lab-spine01"), ["bgp"], None)
     assert "unreadable" in state.errors["bgp"]
+
+
+def test_observations_travel_in_the_form_awxs_fact_cache_reads(tmp_path):
+    from gpufabric.validate.observations import read_fact_file, write_fact_files
+    kept = {"lab-r0-leaf01": encode(sample_state(), ["bgp"])}
+    write_fact_files(str(tmp_path), kept)
+    # AWX reads <dir>/<host> as plain JSON: the host's facts, the observation one of them.
+    with open(tmp_path / "lab-r0-leaf01") as f:
+        assert json.load(f) == {FACT: json.loads(json.dumps(kept["lab-r0-leaf01"]))}
+    assert decode(read_fact_file(str(tmp_path), "lab-r0-leaf01")).bgp == sample_state().bgp
+    assert read_fact_file(str(tmp_path), "lab-spine01") is None and read_fact_file(None, "lab-r0-leaf01") is None

@@ -7,8 +7,17 @@ into JSON-safe data that ``decode`` turns back into an equal DeviceState, tuples
 included. The check job's collector (``carried``) hands each device its decoded state; a device no slice
 collected is an ERROR of every source its checks need, never a PASS.
 """
+import json
+import os
+
+from ..files import replace_file
 from .state import DeviceState
 
+# AWX's fact cache (awx/main/models/jobs.py, start_fact_cache and finish_fact_cache) writes each host's facts before a
+# job as <cache dir>/<host>, plain JSON, and stores after it the files the job rewrote. ansible-core 2.19's jsonfile
+# cache plugin reads and writes s1_<host> instead, its JSON wrapped as a string under __payload__ (ansible/ansible
+# issues 86028 and 85874), so neither side sees the other's files. The observations are therefore written and read
+# in AWX's form too, besides the cacheable fact Ansible itself keeps.
 FORMAT = 1
 # The host fact holding a device's encoded state (playbooks/validate.yml, validate_phase collect and check).
 FACT = "fabric_observation"
@@ -91,3 +100,24 @@ def carried(observation_of):
             state.errors[source] = "the collect job did not collect it (it ran with other checks selected)"
         return state
     return collect
+
+
+def write_fact_files(directory, kept):
+    """Each device's encoded state as its facts file ``directory``/<host>, in the form AWX's fact cache reads."""
+    os.makedirs(directory, exist_ok=True)
+    for host, data in kept.items():
+        if os.sep in host or host.startswith("."):
+            continue
+        replace_file(os.path.join(directory, host), json.dumps({FACT: data}), mode=0o600)
+
+
+def read_fact_file(directory, host):
+    """The encoded state in ``directory``/<host> (AWX's form of a host's facts), or None."""
+    if not directory or os.sep in host:
+        return None
+    try:
+        with open(os.path.join(directory, host), encoding="utf-8") as f:
+            facts = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return facts.get(FACT) if isinstance(facts, dict) else None
