@@ -93,3 +93,12 @@ def test_observations_travel_in_the_form_awxs_fact_cache_reads(tmp_path):
         assert json.load(f) == {FACT: json.loads(json.dumps(kept["lab-r0-leaf01"]))}
     assert decode(read_fact_file(str(tmp_path), "lab-r0-leaf01")).bgp == sample_state().bgp
     assert read_fact_file(str(tmp_path), "lab-spine01") is None and read_fact_file(None, "lab-r0-leaf01") is None
+
+
+def test_a_spec_recorded_elsewhere_is_found_by_its_tail_in_the_project(tmp_path, monkeypatch):
+    (tmp_path / "inventory").mkdir()
+    (tmp_path / "inventory" / "lab.topology.yml").write_text("plugin: gpucluster.fabric.topology\n")
+    monkeypatch.chdir(tmp_path)
+    # Synced from /runner/project with another working directory: the absolute path of that run's copy.
+    assert find_spec([str(tmp_path / "hosts")], "/runner/project/inventory/lab.topology.yml") == \
+        os.path.join("inventory", "lab.topology.yml")

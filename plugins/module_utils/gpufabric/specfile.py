@@ -67,6 +67,20 @@ def recorded_spec_path(path, cwd=None):
     return path if relative.startswith(os.pardir) else relative
 
 
+def _recorded_here(recorded):
+    """The recorded spec as a file here: the path itself, else the longest tail of it that names a file under the
+    current directory (a sync run elsewhere than the project's root records an absolute path, whose tail inside
+    the project the job's copy of the project still has)."""
+    if os.path.isfile(recorded):
+        return recorded
+    parts = [p for p in os.path.normpath(recorded).split(os.sep) if p and p != os.pardir]
+    for start in range(len(parts)):
+        tail = os.path.join(*parts[start:])
+        if os.path.isfile(tail):
+            return tail
+    return None
+
+
 def find_spec(sources, recorded=None):
     """The one cluster spec among inventory sources (files, or directories holding one spec); with none there, the
     spec the inventory plugin recorded at the inventory's sync (``recorded``, relative to the current directory)."""
@@ -77,11 +91,12 @@ def find_spec(sources, recorded=None):
         elif src.endswith(SUFFIXES) and os.path.isfile(src):
             found.append(src)
     if not found and recorded:
-        if not os.path.isfile(recorded):
+        located = _recorded_here(recorded)
+        if located is None:
             raise SpecError(RECORDED_SPEC, "%r, the spec the inventory was synced from, is not a file under %s: run "
                             "the job from the project the inventory source reads, or set the spec option"
                             % (recorded, os.getcwd()))
-        return recorded
+        return located
     if len(found) != 1:
         raise SpecError("spec", "%s cluster spec (*.topology.yml) among the inventory sources %s: pass the file "
                         "with -i or set the spec option" % ("no" if not found else "more than one", list(sources or ())))
