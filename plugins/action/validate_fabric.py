@@ -8,9 +8,8 @@ import os
 
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.progress import selected_stages
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.tenants.state import assignment_for
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.checks import CHECKS
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.checks import CHECKS, select
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate import report as reports
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.checks import select
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.expect import Expectation
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.napalm_state import collect_napalm
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.observations import (
@@ -133,18 +132,22 @@ class ActionModule(PlannedAction):
 
     def _collect_only(self, result, plan, collect, include, exclude, args, task_vars):
         """Phase collect: the devices of this job's inventory (a slice's, under AWX job slicing), within --limit,
-        collected for the selected checks and returned encoded (``observations``), for a later job to check.
-        The expectation, and so every server's probe targets, stays the whole fabric's."""
+        collected for the selected checks, each one's state written as its host's facts file in the fact cache's
+        directory (the form AWX stores; observations.py), for a later job to check. The expectation, and so every
+        server's probe targets, stays the whole fabric's."""
+        cache_dir = _fact_cache_dir()
+        if not cache_dir:
+            return dict(result, failed=True, msg="phase collect keeps each device's state as a fact for the check job: "
+                        "it needs a jsonfile fact cache (AWX: Enable Fact Storage; else ANSIBLE_CACHE_PLUGIN=jsonfile "
+                        "and ANSIBLE_CACHE_PLUGIN_CONNECTION=<directory>)")
         only = set((task_vars.get("groups") or {}).get("all", ()))
         if args.get("devices"):
             only &= set(args["devices"])
         expect = Expectation(plan, networks=args.get("networks") or ["backend"])
         kept = {}
         collect_all(expect, select(include, exclude), recording(collect, kept), int(args.get("max_workers", 16)), only)
-        cache_dir = _fact_cache_dir()
-        if cache_dir:
-            write_fact_files(cache_dir, kept)
+        write_fact_files(cache_dir, kept)
         self.progress.phase("collect", len(kept), "devices", self.progress.elapsed())
-        result.update(changed=False, cluster=plan.summary["cluster"], observations=kept, devices=len(kept),
+        result.update(changed=False, cluster=plan.summary["cluster"], devices=len(kept), fact_cache=cache_dir,
                       progress=self.progress.total())
         return result

@@ -93,7 +93,8 @@ options:
     description:
       - C(all) collects every selected device and checks it, in this task.
       - C(collect) only collects the devices of the job's inventory (one slice's, under AWX job slicing), within
-        I(devices), and returns each one's state encoded in I(observations), for a later task or job to check.
+        I(devices). It writes each one's state as the C(fabric_observation) fact of its host, a file C(<host>) in the
+        jsonfile fact cache's directory (the form AWX's fact cache stores; a jsonfile fact cache is required).
         No check runs and no report is written. The probes of each server still target the whole fabric.
       - C(check) collects nothing. It checks the states that earlier C(collect) runs left as each host's
         C(fabric_observation) fact (AWX's fact cache carries them from job to job). A device without one is
@@ -125,10 +126,10 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
-observations:
-  description: With I(phase=collect), each collected device's state as JSON-safe data, by device name.
+fact_cache:
+  description: With I(phase=collect), the fact cache's directory the devices' states were written to.
   returned: phase is collect
-  type: dict
+  type: str
 cluster:
   description: Cluster name.
   returned: success

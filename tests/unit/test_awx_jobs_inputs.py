@@ -102,3 +102,11 @@ def test_a_spec_recorded_elsewhere_is_found_by_its_tail_in_the_project(tmp_path,
     # Synced from /runner/project with another working directory: the absolute path of that run's copy.
     assert find_spec([str(tmp_path / "hosts")], "/runner/project/inventory/lab.topology.yml") == \
         os.path.join("inventory", "lab.topology.yml")
+
+
+def test_the_observation_joins_the_facts_awx_wrote_before_the_job(tmp_path):
+    from gpufabric.validate.observations import write_fact_files
+    (tmp_path / "lab-spine01").write_text(json.dumps({"ansible_distribution": "Debian"}))
+    write_fact_files(str(tmp_path), {"lab-spine01": encode(DeviceState("lab-spine01", "backend_spine"))})
+    facts = json.loads((tmp_path / "lab-spine01").read_text())
+    assert facts["ansible_distribution"] == "Debian" and facts[FACT]["name"] == "lab-spine01"

@@ -17,7 +17,7 @@ from .state import DeviceState
 # job as <cache dir>/<host>, plain JSON, and stores after it the files the job rewrote. ansible-core 2.19's jsonfile
 # cache plugin reads and writes s1_<host> instead, its JSON wrapped as a string under __payload__ (ansible/ansible
 # issues 86028 and 85874), so neither side sees the other's files. The observations are therefore written and read
-# in AWX's form too, besides the cacheable fact Ansible itself keeps.
+# here, in AWX's form, by the validation itself.
 FORMAT = 1
 # The host fact holding a device's encoded state (playbooks/validate.yml, validate_phase collect and check).
 FACT = "fabric_observation"
@@ -103,12 +103,21 @@ def carried(observation_of):
 
 
 def write_fact_files(directory, kept):
-    """Each device's encoded state as its facts file ``directory``/<host>, in the form AWX's fact cache reads."""
+    """Each device's encoded state as the fact ``FACT`` in its facts file ``directory``/<host>, the form AWX's fact
+    cache reads; the host's other facts there (AWX wrote them before the job) stay."""
     os.makedirs(directory, exist_ok=True)
     for host, data in kept.items():
         if os.sep in host or host.startswith("."):
             continue
-        replace_file(os.path.join(directory, host), json.dumps({FACT: data}), mode=0o600)
+        path = os.path.join(directory, host)
+        try:
+            with open(path, encoding="utf-8") as f:
+                facts = json.load(f)
+        except (OSError, ValueError):
+            facts = {}
+        facts = facts if isinstance(facts, dict) else {}
+        facts[FACT] = data
+        replace_file(path, json.dumps(facts), mode=0o600)
 
 
 def read_fact_file(directory, host):
