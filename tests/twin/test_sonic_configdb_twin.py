@@ -1,6 +1,7 @@
 """sonic_deploy's CONFIG_DB half on a twin leaf, through SONiC's own commands (nos/sonic/twin): the role reads
 `show runningconfiguration all`, takes `config checkpoint`, runs `config replace` and `config save -y`; a
-second run changes nothing; a change whose BGP gate fails is rolled back with `config rollback`, CONFIG_DB
+second run changes nothing; the running config it reads carries FRR's (`bgpraw`) and the target it sends has none,
+and a target holding it is refused as GCU refuses it; a change whose BGP gate fails is rolled back with `config rollback`, CONFIG_DB
 equal to the checkpoint again; an MTU change reaches the leaf's links only through CONFIG_DB (PORT rows), and the
 validation sees it on traffic (full-size echoes across the leaf are dropped, small ones pass).
 
@@ -67,6 +68,16 @@ def deploy(build_root, tmp_path):
     return proc, int(changed.group(1)) if changed else None
 
 
+def on_switch(command, *options):
+    """``command`` run on the leaf through the twin's connection (ansible's raw): {"rc", "stdout", "stderr"}."""
+    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"), ANSIBLE_LOAD_CALLBACK_PLUGINS="1",
+               ANSIBLE_STDOUT_CALLBACK="ansible.posix.json")
+    proc = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible"), "-i",
+                           os.path.join(ROOT, "inventories", "lab-twin"), LEAF, "-m", "ansible.builtin.raw", "-a", command]
+                          + list(options), cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False)
+    return json.loads(proc.stdout)["plays"][0]["tasks"][0]["hosts"][LEAF]
+
+
 def test_checkpoint_replace_save_then_nothing_to_do(lab, tmp_path):
     plan, _wanted = lab
     db = configdb()
@@ -82,8 +93,23 @@ def test_checkpoint_replace_save_then_nothing_to_do(lab, tmp_path):
     assert running["PORT"]["Ethernet8"].get("description") != "edited by hand"
     with open("/etc/sonic/%s/config_db.json" % LEAF) as f:      # config save -y
         assert json.load(f) == running
+    # The running config the deploy read carries FRR's (bgpraw, as on SONiC); the target it gave config replace has none.
+    shown = json.loads(on_switch("show runningconfiguration all")["stdout"])
+    assert "\nrouter bgp %s\n" % plan.device(LEAF).asn in shown["bgpraw"]
+    with open("/tmp/gpufabric-config_db-%s.json" % LEAF) as f:     # sonic_deploy_staging_file of inventories/lab-twin
+        assert json.load(f) == running
     proc, changed = deploy(tmp_path / "build", tmp_path)
     assert proc.returncode == 0 and changed == 0, proc.stdout[-3000:]
+
+
+def test_replace_of_a_target_holding_bgpraw_is_refused_as_gcu_refuses_it(lab, tmp_path):
+    before = configdb().get_config()
+    shown = on_switch("show runningconfiguration all > /tmp/gpufabric-bgpraw-%s.json" % LEAF)
+    assert shown["rc"] == 0
+    refused = on_switch("config replace /tmp/gpufabric-bgpraw-%s.json" % LEAF)
+    assert refused["rc"] == 2 and refused["stderr"].startswith("Failed to replace config\n") and refused["stderr"].endswith(
+        "\nError: Given patch is not valid because it has changes to tables without YANG models\n"), refused
+    assert configdb().get_config() == before
 
 
 def test_failed_gate_rolls_configdb_back_to_the_checkpoint(lab, tmp_path):

@@ -349,11 +349,44 @@ def _mod_config(db, config):
             db.set_entry(table, key, merged)
 
 
+# sonic-utilities 202511 show/main.py `show runningconfiguration all`, single-ASIC: CONFIG_DB as `sonic-cfggen -d
+# --print-data` prints it, then "bgpraw", FRR's running config from `sudo rvtysh -c 'show running-config'`
+# (utilities_common/bgp_util.run_bgp_command; rvtysh is vtysh on a single-ASIC switch).
+BGPRAW_COMMAND = "show running-config"
+VTYSH = "vtysh"
+FRR_RUN = "/run/frr"
+
+
+def _bgpraw_argv(switch):
+    """vtysh of the switch's own FRR: through the netns connection /run/frr is the switch's pathspace already; from a
+    plain `ip netns exec` (validation's transport) it is reached with -N. Not root: through sudo, as SONiC runs it."""
+    host = switch.twin.get("host")
+    argv = [VTYSH] + (["-N", host] if host and os.path.isdir(os.path.join(FRR_RUN, host)) else [])
+    return (["sudo"] if os.geteuid() != 0 else []) + argv + ["-c", BGPRAW_COMMAND]
+
+
+def bgpraw(switch, out, err):
+    """What run_bgp_command gives: vtysh's output; when it fails, that output echoed and ""; when it cannot start,
+    None (the exception is swallowed with exit_on_fail=False)."""
+    import subprocess
+    try:
+        proc = subprocess.run(_bgpraw_argv(switch), capture_output=True, text=True, check=False)
+    except OSError:
+        return None
+    err.write(proc.stderr)
+    if proc.returncode:
+        out.write(proc.stdout.rstrip("\n") + "\n")
+        return ""
+    return proc.stdout
+
+
 def show(args, switch, out, err):
     if args[:2] != ["runningconfiguration", "all"]:
         err.write("Error: the twin's show models only 'show runningconfiguration all'\n")
         return 2
-    out.write(_dump(switch.db().get_config()) + "\n")
+    running = sort_dict(switch.db().get_config())
+    running["bgpraw"] = bgpraw(switch, out, err)
+    out.write(json.dumps(running, indent=4) + "\n")
     return 0
 
 
