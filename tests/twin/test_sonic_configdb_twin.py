@@ -1,7 +1,8 @@
 """sonic_deploy's CONFIG_DB half on a twin leaf, through SONiC's own commands (nos/sonic/twin): the role reads
 `show runningconfiguration all`, takes `config checkpoint`, runs `config replace` and `config save -y`; a
 second run changes nothing; the running config it reads carries FRR's (`bgpraw`) and the target it sends has none,
-and a target holding it is refused as GCU refuses it; a change whose BGP gate fails is rolled back with `config rollback`, CONFIG_DB
+and a target holding it is refused as GCU refuses it; logged in as a user who is not root (SONiC's admin), the deploy
+is refused by `config` without the role's become and goes through with it; a change whose BGP gate fails is rolled back with `config rollback`, CONFIG_DB
 equal to the checkpoint again; an MTU change reaches the leaf's links only through CONFIG_DB (PORT rows), and the
 validation sees it on traffic (full-size echoes across the leaf are dropped, small ones pass).
 
@@ -10,6 +11,7 @@ run under the twin lock (`flock /tmp/gpufabric-twin.lock pytest tests/twin/test_
 """
 import json
 import os
+import pwd
 import re
 import subprocess
 import sys
@@ -25,6 +27,8 @@ REASON = twin.preflight()
 pytestmark = pytest.mark.skipif(REASON is not None, reason="virtual twin: %s" % REASON)
 LEAF = "lab-r0-leaf01"
 CHECKPOINT = "/etc/sonic/%s/checkpoints/gpufabric-pre-deploy.cp.json" % LEAF
+# The twin's switches' login user, as SONiC's admin (scripts/twin_login_user.sh, run by make setup).
+LOGIN_USER = "gpufabric-admin"
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +57,7 @@ def write_build(plan, directory, edit=None):
     return files
 
 
-def deploy(build_root, tmp_path):
+def deploy(build_root, tmp_path, extra_vars=None):
     play = tmp_path / "deploy_one.yml"
     play.write_text(yaml.safe_dump([{"name": "Deploy one switch from a given build", "hosts": LEAF, "gather_facts": False,
                                      "roles": [{"role": "gpucluster.fabric.sonic_deploy",
@@ -62,7 +66,8 @@ def deploy(build_root, tmp_path):
                                                          "sonic_deploy_bgp_timeout": 8}}]}]))
     env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"), ANSIBLE_FORCE_COLOR="0")
     proc = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), "-i",
-                           os.path.join(ROOT, "inventories", "lab-twin"), str(play)],
+                           os.path.join(ROOT, "inventories", "lab-twin"), str(play)]
+                          + (["-e", json.dumps(extra_vars)] if extra_vars else []),
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
     changed = re.search(r"^%s\s+: ok=\d+\s+changed=(\d+)" % LEAF, proc.stdout, re.M)
     return proc, int(changed.group(1)) if changed else None
@@ -205,3 +210,26 @@ def test_an_uplink_mtu_change_reaches_the_links_through_configdb_and_validation_
     assert proc.returncode == 0 and changed, proc.stdout[-3000:]
     assert set(link_mtus().values()) == {9216}
     assert [r for r in twin.verify(plan, include=checks)["results"] if r.status != "PASS"] == []
+
+
+def test_the_login_user_deploys_only_with_the_roles_become(lab, tmp_path):
+    try:
+        pwd.getpwnam(LOGIN_USER)
+    except KeyError:
+        pytest.skip("no user %s on this machine: make setup creates it (scripts/twin_login_user.sh)" % LOGIN_USER)
+    plan, _wanted = lab
+    db = configdb()
+    db.set_entry("PORT", "Ethernet8", dict(db.get_config()["PORT"]["Ethernet8"], description="edited by hand"))
+    before = db.get_config()
+    write_build(plan, tmp_path / "build")
+    # Its own staging file: earlier runs as root left theirs in the machine's shared /tmp.
+    login = {"ansible_user": LOGIN_USER, "sonic_deploy_staging_file": "/tmp/gpufabric-config_db-%s-%s.json"
+             % (LOGIN_USER, LEAF)}
+    proc, _changed = deploy(tmp_path / "build", tmp_path, dict(login, sonic_deploy_become=False))
+    assert proc.returncode != 0 and "Root privileges are required for this operation" in proc.stdout, proc.stdout[-3000:]
+    assert db.get_config() == before
+    proc, changed = deploy(tmp_path / "build", tmp_path, login)
+    assert proc.returncode == 0 and changed, proc.stdout[-3000:]
+    assert db.get_config()["PORT"]["Ethernet8"].get("description") != "edited by hand"
+    proc, changed = deploy(tmp_path / "build", tmp_path, login)
+    assert proc.returncode == 0 and changed == 0, proc.stdout[-3000:]

@@ -206,3 +206,17 @@ def test_replace_refuses_a_target_holding_bgpraw_as_gcu_does(switch, leaf, tmp_p
     del target["bgpraw"]
     path.write_text(json.dumps(target))
     assert run_cmd(switch, "config", "replace", str(path)) == (0, "Config replaced successfully.\n", "")
+
+
+def test_config_refuses_a_user_who_is_not_root_as_sonic_does(switch, leaf, tmp_path, monkeypatch):
+    # sonic-utilities config/main.py: the `config` group exits with this line before any subcommand runs; SONiC's
+    # read commands stay open to the login user.
+    path = tmp_path / "target.json"
+    path.write_text(json.dumps(dict(leaf, PORT=dict(leaf["PORT"], Ethernet8=dict(leaf["PORT"]["Ethernet8"], mtu="9100")))))
+    monkeypatch.setattr(cli.os, "geteuid", lambda: 1000)
+    for argv in (["replace", str(path)], ["checkpoint", "x"], ["save", "-y"], ["rollback"]):
+        assert run_cmd(switch, "config", *argv) == (1, "", "Root privileges are required for this operation\n")
+    assert run_cmd(switch, "sonic-cfggen", "-d", "-v", "PORT.Ethernet8.mtu")[1] == leaf["PORT"]["Ethernet8"]["mtu"] + "\n"
+    assert not os.path.exists(os.path.join(switch, "checkpoints", "x.cp.json"))
+    monkeypatch.undo()
+    assert run_cmd(switch, "config", "replace", str(path)) == (0, "Config replaced successfully.\n", "")

@@ -21,6 +21,9 @@ USAGE = {"apply-patch": "PATCH_FILE_PATH", "replace": "TARGET_FILE_PATH", "rollb
          "save": "[FILENAME]", "load": "[FILENAME]", "reload": "[FILENAME]"}
 
 
+NOT_ROOT = "Root privileges are required for this operation"
+
+
 class Failed(Exception):
     """A command's failure: ``line`` first (red on a switch), then click's usage and Error."""
 
@@ -130,6 +133,11 @@ def config(args, switch, out, err, stdin):
         p.add_argument("-y", "--yes", action="store_true")
         p.add_argument("-f", "--force", action="store_true")
         p.add_argument("-n", "--no_service_restart", action="store_true")
+    # click resolves the subcommand, then runs the group's callback, which refuses a user who is not root
+    # (sonic-utilities 202511 config/main.py, `config`: sys.exit(...), exit code 1), then parses the subcommand.
+    if args and args[0] in USAGE and os.geteuid() != 0:
+        err.write(NOT_ROOT + "\n")
+        return 1
     opts = parser.parse_args(args)
     code = _config(opts, switch, out, err, stdin)
     if code == 0 and opts.command in WRITES_CONFIG_DB and not getattr(opts, "dry_run", False):
