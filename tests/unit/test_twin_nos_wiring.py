@@ -88,6 +88,21 @@ def test_a_login_user_runs_the_command_unprivileged_from_its_home(tmp_path):
     assert proc.stdout.splitlines() == [str(nobody.pw_uid), "%s nobody" % home, home]
 
 
+def test_validation_reads_a_switchs_configuration_from_the_switch_never_the_build(tmp_path):
+    # The config_db source runs the NOS's own command in the switch's namespace with what its plane gave it (its /etc,
+    # its commands); a device whose NOS runs no management plane on the twin cannot be read: Unavailable, a SKIP.
+    from gpufabric.twin.transport import NetnsTransport
+    from gpufabric.validate.transport import Command, Unavailable
+    source = tmp_path / "etc-nos"
+    source.mkdir()
+    assert netns_env.write(str(tmp_path / "lab"), "lab-leaf1", binds=[(str(source), "/etc/nos")], path=["/run/nos/bin"])
+    transport = NetnsTransport(lambda host: "/dev/null", env_root=str(tmp_path))
+    text = transport.shell_text("lab-leaf1", Command("config_db", "nos-db --print"))
+    assert text == "(mount --bind %s /etc/nos || exit 97; PATH=/run/nos/bin:$PATH && export PATH; nos-db --print)" % source
+    with pytest.raises(Unavailable, match=r"lab-gpu1 runs no NOS management plane on the twin .*cannot be read"):
+        transport.shell_text("lab-gpu1", Command("config_db", "nos-db --print"))
+
+
 def test_a_switch_namespace_is_what_its_nos_plane_lays_out(lab):
     plan, files = lab
     twin = desired.build_twin(plan, files)
