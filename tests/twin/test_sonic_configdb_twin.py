@@ -1,7 +1,7 @@
 """sonic_deploy's CONFIG_DB half on a twin leaf, through SONiC's own commands (nos/sonic/twin): the role reads
 `show runningconfiguration all`, takes `config checkpoint`, runs `config replace` and `config save -y`; a
 second run changes nothing; the running config it reads carries FRR's (`bgpraw`) and the target it sends has none,
-and a target holding it is refused as GCU refuses it; logged in as a user who is not root (SONiC's admin), the deploy
+and a target holding it is refused as GCU refuses it; logged in as a user who is not root (SONiC's admin), deploy.yml
 is refused by `config` without the role's become and goes through with it; a change whose BGP gate fails is rolled back with `config rollback`, CONFIG_DB
 equal to the checkpoint again; an MTU change reaches the leaf's links only through CONFIG_DB (PORT rows), and the
 validation sees it on traffic (full-size echoes across the leaf are dropped, small ones pass).
@@ -212,24 +212,33 @@ def test_an_uplink_mtu_change_reaches_the_links_through_configdb_and_validation_
     assert [r for r in twin.verify(plan, include=checks)["results"] if r.status != "PASS"] == []
 
 
+def deploy_playbook(tmp_path, extra_vars):
+    """playbooks/deploy.yml on the leaf alone (--limit), built from the lab's spec into ``tmp_path``."""
+    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"), ANSIBLE_FORCE_COLOR="0")
+    proc = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), "-i",
+                           os.path.join(ROOT, "inventories", "lab-twin"), os.path.join(ROOT, "playbooks", "deploy.yml"),
+                           "--limit", LEAF, "-e", json.dumps(dict(extra_vars, build_dir=str(tmp_path / "build")))],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
+    changed = re.search(r"^%s\s+: ok=\d+\s+changed=(\d+)" % LEAF, proc.stdout, re.M)
+    return proc, int(changed.group(1)) if changed else None
+
+
 def test_the_login_user_deploys_only_with_the_roles_become(lab, tmp_path):
     try:
         pwd.getpwnam(LOGIN_USER)
     except KeyError:
         pytest.skip("no user %s on this machine: make setup creates it (scripts/twin_login_user.sh)" % LOGIN_USER)
-    plan, _wanted = lab
     db = configdb()
     db.set_entry("PORT", "Ethernet8", dict(db.get_config()["PORT"]["Ethernet8"], description="edited by hand"))
     before = db.get_config()
-    write_build(plan, tmp_path / "build")
     # Its own staging file: earlier runs as root left theirs in the machine's shared /tmp.
     login = {"ansible_user": LOGIN_USER, "sonic_deploy_staging_file": "/tmp/gpufabric-config_db-%s-%s.json"
              % (LOGIN_USER, LEAF)}
-    proc, _changed = deploy(tmp_path / "build", tmp_path, dict(login, sonic_deploy_become=False))
+    proc, _changed = deploy_playbook(tmp_path, dict(login, sonic_deploy_become=False))
     assert proc.returncode != 0 and "Root privileges are required for this operation" in proc.stdout, proc.stdout[-3000:]
     assert db.get_config() == before
-    proc, changed = deploy(tmp_path / "build", tmp_path, login)
+    proc, changed = deploy_playbook(tmp_path, login)
     assert proc.returncode == 0 and changed, proc.stdout[-3000:]
     assert db.get_config()["PORT"]["Ethernet8"].get("description") != "edited by hand"
-    proc, changed = deploy(tmp_path / "build", tmp_path, login)
+    proc, changed = deploy_playbook(tmp_path, login)
     assert proc.returncode == 0 and changed == 0, proc.stdout[-3000:]
