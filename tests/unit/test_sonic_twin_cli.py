@@ -219,4 +219,8 @@ def test_config_refuses_a_user_who_is_not_root_as_sonic_does(switch, leaf, tmp_p
     assert run_cmd(switch, "sonic-cfggen", "-d", "-v", "PORT.Ethernet8.mtu")[1] == leaf["PORT"]["Ethernet8"]["mtu"] + "\n"
     assert not os.path.exists(os.path.join(switch, "checkpoints", "x.cp.json"))
     monkeypatch.undo()
+    # Run as root for a login user by the twin's command wrapper (plane.py), which says who called it.
+    monkeypatch.setenv(cli.CALLER_UID, "999")
+    assert run_cmd(switch, "config", "replace", str(path)) == (1, "", "Root privileges are required for this operation\n")
+    monkeypatch.undo()
     assert run_cmd(switch, "config", "replace", str(path)) == (0, "Config replaced successfully.\n", "")

@@ -22,6 +22,13 @@ USAGE = {"apply-patch": "PATCH_FILE_PATH", "replace": "TARGET_FILE_PATH", "rollb
 
 
 NOT_ROOT = "Root privileges are required for this operation"
+# Set by the twin's command wrappers (plane.py) when a login user who is not root ran the command: its uid.
+CALLER_UID = "GPUFABRIC_TWIN_CALLER_UID"
+
+
+def caller_uid():
+    """The uid SONiC would see run the command: the login user's, when the wrapper ran it as root for them."""
+    return int(os.environ.get(CALLER_UID) or os.geteuid())
 
 
 class Failed(Exception):
@@ -135,7 +142,7 @@ def config(args, switch, out, err, stdin):
         p.add_argument("-n", "--no_service_restart", action="store_true")
     # click resolves the subcommand, then runs the group's callback, which refuses a user who is not root
     # (sonic-utilities 202511 config/main.py, `config`: sys.exit(...), exit code 1), then parses the subcommand.
-    if args and args[0] in USAGE and os.geteuid() != 0:
+    if args and args[0] in USAGE and caller_uid() != 0:
         err.write(NOT_ROOT + "\n")
         return 1
     opts = parser.parse_args(args)

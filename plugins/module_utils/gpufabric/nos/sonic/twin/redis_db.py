@@ -15,9 +15,6 @@ from .configdb import DATABASES, SEPARATORS
 
 REDIS_SERVER = "/usr/bin/redis-server"
 MAXMEMORY = "64mb"
-# SONiC's login user (admin) is in group redis (sonic-buildimage build_debian.sh), so SONiC's read commands (show,
-# sonic-cfggen -d) reach the databases without root; so does the twin's login user (scripts/twin_login_user.sh).
-SOCKET_GROUP = "redis"
 
 
 class RedisError(RuntimeError):
@@ -70,7 +67,7 @@ def start(run_dir, netns=None, timeout=10.0):
     if os.path.exists(p["socket"]):
         os.remove(p["socket"])
     argv = [REDIS_SERVER, "--port", "6379" if netns else "0", "--bind", "127.0.0.1", "--unixsocket", p["socket"],
-            "--unixsocketperm", "770", "--daemonize", "yes", "--pidfile", p["pid"], "--logfile", p["log"],
+            "--unixsocketperm", "700", "--daemonize", "yes", "--pidfile", p["pid"], "--logfile", p["log"],
             "--dir", run_dir, "--save", "", "--appendonly", "no", "--databases", str(max(DATABASES.values()) + 1),
             "--maxmemory", MAXMEMORY, "--maxmemory-policy", "noeviction"]
     if netns:
@@ -83,20 +80,11 @@ def start(run_dir, netns=None, timeout=10.0):
     while True:
         try:
             client.ping()
-            _socket_group(p["socket"])
             return True
         except (redis.ConnectionError, FileNotFoundError):
             if time.monotonic() > deadline:
                 raise RedisError("redis-server for %s did not answer within %.0f s (see %s)" % (run_dir, timeout, p["log"]))
             time.sleep(0.05)
-
-
-def _socket_group(socket):
-    import grp
-    try:
-        os.chown(socket, -1, grp.getgrnam(SOCKET_GROUP).gr_gid)
-    except KeyError:    # no such group: the socket stays root's alone
-        pass
 
 
 def _running(pid):
