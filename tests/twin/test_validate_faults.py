@@ -215,7 +215,7 @@ def test_validate_playbook_names_a_qos_fault_in_live_configdb(twin):
 def test_a_leaf_whose_configdb_cannot_be_read_is_no_qos_pass(twin):
     from gpufabric.nos.sonic.twin import redis_db
     leaf = "vt-r0-leaf01"
-    served = {e.peer_port for e in twin["plan"].device(leaf).ends() if e.peer.role == "gpu_server"}
+    served = {e.port for e in twin["plan"].device(leaf).ends() if e.peer.role == "gpu_server"}
     assert redis_db.stop([os.path.join(twin_lib.state_dir(CLUSTER), leaf)])
     try:
         results = [r for r in run(twin, include=["qos_nic_leaf", "qos_backend_links"])["results"]
