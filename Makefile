@@ -14,7 +14,8 @@ export PATH := $(VENV)/bin:$(PATH)
 # Lab packages (see bindep.txt): libyang2 with its headers, gcc and python3-dev are what pip needs to
 # build the libyang Python bindings (requirements.txt), so they come before the venv. Plus shellcheck, which `ansible-test sanity`
 # silently skips its shellcheck test without.
-APT_PACKAGES := frr frr-pythontools lldpd redis-server iproute2 nftables graphviz shellcheck libyang2 libyang2-dev gcc python3-dev kea-dhcp4-server isc-dhcp-client curl
+# sudo: the twin's switches' login user reaches root with it, as SONiC's admin does (scripts/twin_login_user.sh).
+APT_PACKAGES := frr frr-pythontools lldpd redis-server iproute2 nftables graphviz shellcheck libyang2 libyang2-dev gcc python3-dev kea-dhcp4-server isc-dhcp-client curl sudo
 COLLECTION_LINK := collections/ansible_collections/gpucluster/fabric
 # ansible-test only runs inside .../ansible_collections/<namespace>/<name>.
 SANITY_ROOT := build/sanity/ansible_collections/gpucluster/fabric
@@ -66,7 +67,8 @@ system-packages:
 	      update-rc.d "$$svc" disable >/dev/null 2>&1 || true; \
 	    fi;; \
 	  esac; \
-	done
+	done; \
+	scripts/twin_login_user.sh
 
 # pip runs again only when a requirements file changes.
 $(VENV)/.stamp: requirements.txt requirements-dev.txt

@@ -4,8 +4,6 @@
 """Action gpucluster.fabric.validate_fabric: compare the live cluster with its plan, once, on the controller."""
 from __future__ import annotations
 
-import os
-
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.progress import selected_stages
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.tenants.state import assignment_for
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.checks import CHECKS, select
@@ -53,7 +51,7 @@ class ActionModule(PlannedAction):
     PROGRESS = "validate"
     _VALID_ARGS = frozenset(("spec", "build_dir", "tenants", "drain", "undrain", "replace", "restore", "transport", "max_workers",
                              "fail_on_failure", "include", "exclude", "thresholds", "networks", "devices", "lldp_socket",
-                             "config_db_dir", "phase"))
+                             "phase"))
 
     def _transport_of(self, host, hostvars, default):
         if default != "auto":
@@ -79,8 +77,7 @@ class ActionModule(PlannedAction):
         socket = args.get("lldp_socket")
         netns = NetnsTransport(
             lldp_socket=(lambda host: socket.format(cluster=cluster, host=host)) if socket
-            else (lambda host: twin_lldp_socket(cluster, host)),
-            config_db_dir=args.get("config_db_dir") or os.path.join(build_dir, cluster, "devices"))
+            else (lambda host: twin_lldp_socket(cluster, host)))
         # A switch speaks the NOS its role runs (the plan's `nos`); servers and hosts are Linux.
         flavours = {d.name: d.nos or "linux" for d in plan.devices}
         ssh = SshTransport(hosts={

@@ -22,6 +22,10 @@ description:
     nothing more. See docs/twin.md for what each NOS's stand-in gives.
   - Files are copied through the controller's filesystem with the same mapping of C(/etc/frr) and C(/run/frr), and
     of the directories that file binds.
+  - With O(remote_user) a user other than the controller's own (C(ansible_user), e.g. the twin's login user
+    C(gpufabric-admin) that C(make setup) creates), each command runs as that user, as an SSH login would, with its
+    own groups, home directory and no privileges, so C(become) (sudo) is what takes it to root, as on a switch
+    whose login user is not root. Copied files belong to that user.
 options:
   netns:
     description: The network namespace; the twin names them after inventory hostnames.
@@ -36,6 +40,14 @@ options:
     type: str
     vars:
       - name: ansible_netns_device
+  remote_user:
+    description:
+      - The user the device's commands run as, its login user. Default is the controller's own user (root).
+    type: str
+    vars:
+      - name: ansible_user
+    keyword:
+      - name: remote_user
 author:
   - gpucluster.fabric contributors (@gpucluster)
 """
@@ -49,6 +61,7 @@ EXAMPLES = r"""
 import glob
 import json
 import os
+import pwd
 import shlex
 import shutil
 import subprocess
@@ -98,12 +111,25 @@ def map_path(netns, path, env=None):
     return path
 
 
-def wrapper(netns, env=None):
+def login(user):
+    """pwd entry of the device's login user ``user``, or None when it is the controller's own user."""
+    if not user:
+        return None
+    try:
+        entry = pwd.getpwnam(user)
+    except KeyError:
+        raise AnsibleConnectionFailure("the twin's login user %r does not exist on this machine: make setup creates "
+                                       "gpufabric-admin (scripts/twin_login_user.sh)" % user)
+    return None if entry.pw_uid == os.geteuid() else entry
+
+
+def wrapper(netns, env=None, user=None):
     """Shell run by `ip netns exec` (which gives each command its own mount namespace) inside its own UTS
     namespace: the device's host name (vtysh shows it in the running config, as on a switch, whose FRR runs
     under the switch's name); the device's FRR pathspace bound over /etc/frr and /run/frr, or empty tmpfs when
     the device has none; then what its NOS's stand-in asked for (``device_env``): each existing source directory
-    bound over its target, and the directories put first on PATH."""
+    bound over its target, and the directories put first on PATH. With ``user`` (a pwd entry), the command then
+    runs as that user, from its home, as an SSH login starts."""
     env = env if env is not None else device_env(netns)
     lines = ["hostname %s || exit 97" % shlex.quote(netns)]
     for prefix, target in (("/etc/frr", "/etc/frr/" + netns), ("/run/frr", "/run/frr/" + netns)):
@@ -114,8 +140,16 @@ def wrapper(netns, env=None):
                      % (shlex.quote(source), shlex.quote(source), shlex.quote(target)))
     if env["path"]:
         lines.append("PATH=%s:$PATH && export PATH" % ":".join(shlex.quote(p) for p in env["path"]))
-    lines.append('exec /bin/sh -c "$0"')
-    return "; ".join(lines)
+    return "; ".join(lines + login_lines(user))
+
+
+def login_lines(user):
+    """The end of ``wrapper``: run the command ("$0"), as ``user`` (a pwd entry) when given."""
+    if user is None:
+        return ['exec /bin/sh -c "$0"']
+    home, name = shlex.quote(user.pw_dir), shlex.quote(user.pw_name)
+    return ["HOME=%s USER=%s LOGNAME=%s && export HOME USER LOGNAME && cd %s || exit 97" % (home, name, name, home),
+            'exec setpriv --reuid=%d --regid=%d --init-groups /bin/sh -c "$0"' % (user.pw_uid, user.pw_gid)]
 
 
 class Connection(ConnectionBase):
@@ -128,6 +162,16 @@ class Connection(ConnectionBase):
     def _env(self):
         return device_env(self.get_option("device") or self._netns())
 
+    def set_options(self, task_keys=None, var_options=None, direct=None):
+        super().set_options(task_keys=task_keys, var_options=var_options, direct=direct)
+        # Become compares the login user with the become user: without ansible_user the commands run as the
+        # controller's user, which is then the login user (and root needs no sudo).
+        if not self.get_option("remote_user"):
+            self.set_option("remote_user", pwd.getpwuid(os.geteuid()).pw_name)
+
+    def _login(self):
+        return login(self.get_option("remote_user"))
+
     def _connect(self):
         if not self._connected:
             if not os.path.exists(os.path.join("/run/netns", self._netns())):
@@ -138,7 +182,8 @@ class Connection(ConnectionBase):
     def exec_command(self, cmd, in_data=None, sudoable=True):
         super().exec_command(cmd, in_data=in_data, sudoable=sudoable)
         self._connect()
-        argv = ["ip", "netns", "exec", self._netns(), "unshare", "--uts", "/bin/sh", "-c", wrapper(self._netns(), self._env()), cmd]
+        argv = ["ip", "netns", "exec", self._netns(), "unshare", "--uts", "/bin/sh", "-c",
+                wrapper(self._netns(), self._env(), self._login()), cmd]
         self._display.vvv("EXEC %s" % " ".join(shlex.quote(a) for a in argv), host=self._netns())
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         stdout, stderr = proc.communicate(in_data)
@@ -148,7 +193,11 @@ class Connection(ConnectionBase):
         super().put_file(in_path, out_path)
         if not os.path.exists(in_path):
             raise AnsibleFileNotFound("file or module does not exist: %s" % in_path)
-        shutil.copyfile(in_path, map_path(self._netns(), out_path, self._env()))
+        target = map_path(self._netns(), out_path, self._env())
+        shutil.copyfile(in_path, target)
+        user = self._login()
+        if user is not None:
+            os.chown(target, user.pw_uid, user.pw_gid)
 
     def fetch_file(self, in_path, out_path):
         super().fetch_file(in_path, out_path)

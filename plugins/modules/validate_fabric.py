@@ -38,8 +38,9 @@ options:
         C(gpucluster.fabric.netns) (the virtual twin), C(napalm) when the host has a C(napalm_driver) variable,
         otherwise C(ssh).
       - C(netns) runs commands in the network namespace named after the host and C(vtysh -N <host>).
-        It also runs C(lldpcli -u) on the twin's lldpd socket. A switch's own configuration is read from its rendered
-        files under I(config_db_dir).
+        It also runs C(lldpcli -u) on the twin's lldpd socket. A switch's own configuration is read from the switch,
+        through its NOS's management plane on the twin (its live configuration database, read by the NOS's own
+        command), never from the build.
       - C(ssh) uses OpenSSH with keys only (BatchMode) to C(ansible_host)/C(ansible_user)/C(ansible_port).
         Each switch is read as the NOS its role runs in the spec (C(nos); its home's collectors).
       - C(napalm) uses the NAPALM driver in C(napalm_driver) with C(ansible_user)/C(ansible_password) and
@@ -84,11 +85,6 @@ options:
       - C(netns) transport, the lldpd control socket per host as a template with C({cluster}) and C({host}).
       - Default is the virtual twin's own socket path.
     type: str
-  config_db_dir:
-    description:
-      - C(netns) transport, the directory holding C(<host>/config_db.json).
-      - Default is I(build_dir)/<cluster>/devices, the rendered build the twin runs.
-    type: path
   phase:
     description:
       - C(all) collects every selected device and checks it, in this task.

@@ -8,7 +8,6 @@ reported apart, since on a real fabric it is spent on the devices.
 import os
 import statistics
 import sys
-import tempfile
 import time
 
 import yaml
@@ -44,24 +43,17 @@ def bench_validate():
     plan = build_plan(_lab_as(cluster))
     files = render_all(plan)
     rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for rel, text in files.items():
-            if rel.endswith("config_db.json"):
-                path = os.path.join(tmp, rel)
-                os.makedirs(os.path.dirname(path), exist_ok=True)
-                with open(path, "w") as f:
-                    f.write(text)
-        transport = NetnsTransport(lambda host: twin_lldp_socket(cluster, host), os.path.join(tmp, "devices"))
-        try:
-            twin.up(twin.build_twin(plan, files), timeout=180)
-            collector = command_collector(lambda host: transport)
-            # BGP is Established before every ECMP path is installed: time a converged twin only.
-            deadline = time.monotonic() + 60
-            while validate(plan, collector)["counts"]["FAIL"] and time.monotonic() < deadline:
-                time.sleep(1)
-            runs = [validate(plan, collector, max_workers=8) for _i in range(RUNS)]
-        finally:
-            twin.down(cluster)
+    transport = NetnsTransport(lambda host: twin_lldp_socket(cluster, host))
+    try:
+        twin.up(twin.build_twin(plan, files), timeout=180)
+        collector = command_collector(lambda host: transport)
+        # BGP is Established before every ECMP path is installed: time a converged twin only.
+        deadline = time.monotonic() + 60
+        while validate(plan, collector)["counts"]["FAIL"] and time.monotonic() < deadline:
+            time.sleep(1)
+        runs = [validate(plan, collector, max_workers=8) for _i in range(RUNS)]
+    finally:
+        twin.down(cluster)
     timing = [r["timing"] for r in runs]
     devices = runs[-1]["devices"]
     per_device = statistics.median(t["controller_cpu_ms_per_device"] for t in timing)

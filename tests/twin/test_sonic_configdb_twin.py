@@ -1,6 +1,8 @@
 """sonic_deploy's CONFIG_DB half on a twin leaf, through SONiC's own commands (nos/sonic/twin): the role reads
 `show runningconfiguration all`, takes `config checkpoint`, runs `config replace` and `config save -y`; a
-second run changes nothing; a change whose BGP gate fails is rolled back with `config rollback`, CONFIG_DB
+second run changes nothing; the running config it reads carries FRR's (`bgpraw`) and the target it sends has none,
+and a target holding it is refused as GCU refuses it; logged in as a user who is not root (SONiC's admin), deploy.yml
+is refused by `config` without the role's become and goes through with it; a change whose BGP gate fails is rolled back with `config rollback`, CONFIG_DB
 equal to the checkpoint again; an MTU change reaches the leaf's links only through CONFIG_DB (PORT rows), and the
 validation sees it on traffic (full-size echoes across the leaf are dropped, small ones pass).
 
@@ -9,6 +11,7 @@ run under the twin lock (`flock /tmp/gpufabric-twin.lock pytest tests/twin/test_
 """
 import json
 import os
+import pwd
 import re
 import subprocess
 import sys
@@ -24,6 +27,8 @@ REASON = twin.preflight()
 pytestmark = pytest.mark.skipif(REASON is not None, reason="virtual twin: %s" % REASON)
 LEAF = "lab-r0-leaf01"
 CHECKPOINT = "/etc/sonic/%s/checkpoints/gpufabric-pre-deploy.cp.json" % LEAF
+# The twin's switches' login user, as SONiC's admin (scripts/twin_login_user.sh, run by make setup).
+LOGIN_USER = "gpufabric-admin"
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +57,7 @@ def write_build(plan, directory, edit=None):
     return files
 
 
-def deploy(build_root, tmp_path):
+def deploy(build_root, tmp_path, extra_vars=None):
     play = tmp_path / "deploy_one.yml"
     play.write_text(yaml.safe_dump([{"name": "Deploy one switch from a given build", "hosts": LEAF, "gather_facts": False,
                                      "roles": [{"role": "gpucluster.fabric.sonic_deploy",
@@ -61,10 +66,21 @@ def deploy(build_root, tmp_path):
                                                          "sonic_deploy_bgp_timeout": 8}}]}]))
     env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"), ANSIBLE_FORCE_COLOR="0")
     proc = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), "-i",
-                           os.path.join(ROOT, "inventories", "lab-twin"), str(play)],
+                           os.path.join(ROOT, "inventories", "lab-twin"), str(play)]
+                          + (["-e", json.dumps(extra_vars)] if extra_vars else []),
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
     changed = re.search(r"^%s\s+: ok=\d+\s+changed=(\d+)" % LEAF, proc.stdout, re.M)
     return proc, int(changed.group(1)) if changed else None
+
+
+def on_switch(command, *options):
+    """``command`` run on the leaf through the twin's connection (ansible's raw): {"rc", "stdout", "stderr"}."""
+    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"), ANSIBLE_LOAD_CALLBACK_PLUGINS="1",
+               ANSIBLE_STDOUT_CALLBACK="ansible.posix.json")
+    proc = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible"), "-i",
+                           os.path.join(ROOT, "inventories", "lab-twin"), LEAF, "-m", "ansible.builtin.raw", "-a", command]
+                          + list(options), cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False)
+    return json.loads(proc.stdout)["plays"][0]["tasks"][0]["hosts"][LEAF]
 
 
 def test_checkpoint_replace_save_then_nothing_to_do(lab, tmp_path):
@@ -82,8 +98,23 @@ def test_checkpoint_replace_save_then_nothing_to_do(lab, tmp_path):
     assert running["PORT"]["Ethernet8"].get("description") != "edited by hand"
     with open("/etc/sonic/%s/config_db.json" % LEAF) as f:      # config save -y
         assert json.load(f) == running
+    # The running config the deploy read carries FRR's (bgpraw, as on SONiC); the target it gave config replace has none.
+    shown = json.loads(on_switch("show runningconfiguration all")["stdout"])
+    assert "\nrouter bgp %s\n" % plan.device(LEAF).asn in shown["bgpraw"]
+    with open("/tmp/gpufabric-config_db-%s.json" % LEAF) as f:     # sonic_deploy_staging_file of inventories/lab-twin
+        assert json.load(f) == running
     proc, changed = deploy(tmp_path / "build", tmp_path)
     assert proc.returncode == 0 and changed == 0, proc.stdout[-3000:]
+
+
+def test_replace_of_a_target_holding_bgpraw_is_refused_as_gcu_refuses_it(lab, tmp_path):
+    before = configdb().get_config()
+    shown = on_switch("show runningconfiguration all > /tmp/gpufabric-bgpraw-%s.json" % LEAF)
+    assert shown["rc"] == 0
+    refused = on_switch("config replace /tmp/gpufabric-bgpraw-%s.json" % LEAF)
+    assert refused["rc"] == 2 and refused["stderr"].startswith("Failed to replace config\n") and refused["stderr"].endswith(
+        "\nError: Given patch is not valid because it has changes to tables without YANG models\n"), refused
+    assert configdb().get_config() == before
 
 
 def test_failed_gate_rolls_configdb_back_to_the_checkpoint(lab, tmp_path):
@@ -179,3 +210,35 @@ def test_an_uplink_mtu_change_reaches_the_links_through_configdb_and_validation_
     assert proc.returncode == 0 and changed, proc.stdout[-3000:]
     assert set(link_mtus().values()) == {9216}
     assert [r for r in twin.verify(plan, include=checks)["results"] if r.status != "PASS"] == []
+
+
+def deploy_playbook(tmp_path, extra_vars):
+    """playbooks/deploy.yml on the leaf alone (--limit), built from the lab's spec into ``tmp_path``."""
+    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"), ANSIBLE_FORCE_COLOR="0")
+    proc = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), "-i",
+                           os.path.join(ROOT, "inventories", "lab-twin"), os.path.join(ROOT, "playbooks", "deploy.yml"),
+                           "--limit", LEAF, "-e", json.dumps(dict(extra_vars, build_dir=str(tmp_path / "build")))],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
+    changed = re.search(r"^%s\s+: ok=\d+\s+changed=(\d+)" % LEAF, proc.stdout, re.M)
+    return proc, int(changed.group(1)) if changed else None
+
+
+def test_the_login_user_deploys_only_with_the_roles_become(lab, tmp_path):
+    try:
+        pwd.getpwnam(LOGIN_USER)
+    except KeyError:
+        pytest.skip("no user %s on this machine: make setup creates it (scripts/twin_login_user.sh)" % LOGIN_USER)
+    db = configdb()
+    db.set_entry("PORT", "Ethernet8", dict(db.get_config()["PORT"]["Ethernet8"], description="edited by hand"))
+    before = db.get_config()
+    # Its own staging file: earlier runs as root left theirs in the machine's shared /tmp.
+    login = {"ansible_user": LOGIN_USER, "sonic_deploy_staging_file": "/tmp/gpufabric-config_db-%s-%s.json"
+             % (LOGIN_USER, LEAF)}
+    proc, _changed = deploy_playbook(tmp_path, dict(login, sonic_deploy_become=False))
+    assert proc.returncode != 0 and "Root privileges are required for this operation" in proc.stdout, proc.stdout[-3000:]
+    assert db.get_config() == before
+    proc, changed = deploy_playbook(tmp_path, login)
+    assert proc.returncode == 0 and changed, proc.stdout[-3000:]
+    assert db.get_config()["PORT"]["Ethernet8"].get("description") != "edited by hand"
+    proc, changed = deploy_playbook(tmp_path, login)
+    assert proc.returncode == 0 and changed == 0, proc.stdout[-3000:]

@@ -1,5 +1,7 @@
 """Fault injection on the virtual twin: each fault is detected with the right device and port; a clean twin
-gives zero failures. Root only (network namespaces, FRR, lldpd).
+gives zero failures. Root only (network namespaces, FRR, lldpd). Validation reads each switch as a real one: a
+QoS fault is written into a SONiC switch's live CONFIG_DB (its redis), never into the build, and a switch whose
+CONFIG_DB cannot be read is no QoS pass.
 
 The twin here is the lab plan renamed to cluster ``vt`` (hosts vt-gpu0001, vt-r3-leaf01, ...) so it never
 collides with a lab twin another test or a person has up. Each test injects one fault, validates, and
@@ -61,7 +63,7 @@ def twin(tmp_path_factory):
     twin_lib.up(desired, timeout=180)
     spec_path = build / "vt.topology.yml"
     spec_path.write_text(yaml.safe_dump(spec))
-    transport = NetnsTransport(lambda host: twin_lldp_socket(CLUSTER, host), config_db_dir=str(build / CLUSTER / "devices"))
+    transport = NetnsTransport(lambda host: twin_lldp_socket(CLUSTER, host))
     handle = {"plan": plan, "desired": desired, "build": build, "spec": spec_path, "transport": transport}
     # Sessions are Established before every ECMP path is installed: wait for routing to settle.
     until(handle, lambda f: not f, timeout=60)
@@ -170,19 +172,59 @@ def test_wrong_asn(twin):
     settle(twin)
 
 
+def configdb(host):
+    """The live CONFIG_DB of twin switch ``host`` (its redis; docs/twin.md), where a fault is written as by hand."""
+    from gpufabric.nos.sonic.twin.configdb import RedisConfigDb
+    return RedisConfigDb(os.path.join(twin_lib.state_dir(CLUSTER), host, "redis.sock"))
+
+
+class pfc_off:
+    """PFC taken off one port in the switch's live CONFIG_DB (not in the build), and put back."""
+
+    def __init__(self, host, port):
+        self.db, self.port = configdb(host), port
+
+    def __enter__(self):
+        self.row = self.db.get_config()["PORT_QOS_MAP"][self.port]
+        self.db.set_entry("PORT_QOS_MAP", self.port, dict(self.row, pfc_enable=""))
+
+    def __exit__(self, *_exc):
+        self.db.set_entry("PORT_QOS_MAP", self.port, self.row)
+
+
 def test_pfc_off_on_one_end(twin):
-    path = twin["build"] / CLUSTER / "devices" / "vt-r2-leaf01" / "config_db.json"
-    original = path.read_text()
-    db = json.loads(original)
-    db["PORT_QOS_MAP"]["Ethernet16"]["pfc_enable"] = ""
-    path.write_text(json.dumps(db))
-    try:
+    build = (twin["build"] / CLUSTER / "devices" / "vt-r2-leaf01" / "config_db.json").read_text()
+    with pfc_off("vt-r2-leaf01", "Ethernet16"):
         got = failing(run(twin, include=["qos_backend_links", "qos_nic_leaf"]))
         assert list(got) == [("vt-r2-leaf01", "qos_backend_links", "Ethernet16")]
         assert ("has PFC priorities [], planned PFC priorities [3] (link vt-spine01 Ethernet8 -- vt-r2-leaf01 Ethernet16)"
                 in got[("vt-r2-leaf01", "qos_backend_links", "Ethernet16")])
+    assert (twin["build"] / CLUSTER / "devices" / "vt-r2-leaf01" / "config_db.json").read_text() == build
+    settle(twin)
+
+
+def test_validate_playbook_names_a_qos_fault_in_live_configdb(twin):
+    with pfc_off("vt-r2-leaf01", "Ethernet16"):
+        proc, report = validate_playbook(twin)
+    assert proc.returncode != 0, proc.stdout[-3000:]      # fail_on_failure
+    got = [(r["device"], r["check"], r["object"]) for r in report["results"] if r["status"] in ("FAIL", "ERROR")]
+    assert got == [("vt-r2-leaf01", "qos_backend_links", "Ethernet16")], proc.stdout[-3000:]
+    settle(twin)
+
+
+def test_a_leaf_whose_configdb_cannot_be_read_is_no_qos_pass(twin):
+    from gpufabric.nos.sonic.twin import redis_db
+    leaf = "vt-r0-leaf01"
+    served = {e.port for e in twin["plan"].device(leaf).ends() if e.peer.role == "gpu_server"}
+    assert redis_db.stop([os.path.join(twin_lib.state_dir(CLUSTER), leaf)])
+    try:
+        results = [r for r in run(twin, include=["qos_nic_leaf", "qos_backend_links"])["results"]
+                   if r.device == leaf or leaf in r.message]
     finally:
-        path.write_text(original)
+        twin_lib.up(twin["desired"], timeout=90)      # redis again, CONFIG_DB from /etc/sonic/<leaf>/config_db.json
+    assert results and not [r for r in results if r.status == "PASS"]
+    errors = {(r.check, r.object) for r in results if r.device == leaf and r.status == "ERROR"}
+    assert {port for check, port in errors if check == "qos_nic_leaf"} == served
     settle(twin)
 
 
@@ -200,14 +242,18 @@ def test_server_nic_wrong_address(twin):
     settle(twin)
 
 
-def test_playbook_on_clean_twin(twin):
+def validate_playbook(twin):
     env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"))
     proc = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), "-i", "localhost,",
                            os.path.join(ROOT, "playbooks", "validate.yml"), "-e", "transport=netns",
                            "-e", "spec=%s" % twin["spec"], "-e", "build_dir=%s" % twin["build"]],
                           cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    return proc, json.loads((twin["build"] / "validation" / CLUSTER / "report.json").read_text())
+
+
+def test_playbook_on_clean_twin(twin):
+    proc, report = validate_playbook(twin)
     assert proc.returncode == 0, proc.stdout[-3000:]
-    report = json.loads((twin["build"] / "validation" / CLUSTER / "report.json").read_text())
     assert report["counts"]["FAIL"] == 0 and report["counts"]["ERROR"] == 0 and report["devices"] == 22
     assert (twin["build"] / "validation" / CLUSTER / "junit.xml").exists()
 
@@ -267,17 +313,10 @@ def test_one_bad_uplink_fails_only_its_sessions(twin):
 
 def test_leaf_pfc_off_on_a_server_port_without_nic_data(twin):
     # The twin's servers have no mlnx_qos: the NIC side is unavailable, the leaf side is still compared.
-    path = twin["build"] / CLUSTER / "devices" / "vt-r0-leaf01" / "config_db.json"
-    original = path.read_text()
-    db = json.loads(original)
-    db["PORT_QOS_MAP"]["Ethernet0"]["pfc_enable"] = ""
-    path.write_text(json.dumps(db))
-    try:
+    with pfc_off("vt-r0-leaf01", "Ethernet0"):
         got = failing(run(twin, include=["qos_nic_leaf"]))
         assert list(got) == [("vt-r0-leaf01", "qos_nic_leaf", "Ethernet0")]
         assert "NIC side not checked" in got[("vt-r0-leaf01", "qos_nic_leaf", "Ethernet0")]
-    finally:
-        path.write_text(original)
     assert failing(run(twin, include=["qos_nic_leaf"])) == {}
 
 

@@ -136,6 +136,18 @@ def test_deploy_target_keeps_platform_fields_and_replaces_our_tables(dbs):
     assert target_config(target, dbs["lab-r0-leaf01"]) == target  # a second deploy changes nothing
 
 
+def test_deploy_target_leaves_out_what_show_runningconfiguration_adds(dbs):
+    # `show runningconfiguration all` adds FRR's running config as "bgpraw" (sonic-utilities show/main.py); GCU reads
+    # CONFIG_DB without it, so a target holding it would be a change to a table without a YANG model.
+    from gpufabric.nos.sonic.deploy import running_config_db, target_config
+    config_db = target_config({}, dbs["lab-r0-leaf01"])
+    running = dict(config_db, bgpraw="Building configuration...\n!\nrouter bgp 65101\n!\nend\n")
+    target = target_config(running, dbs["lab-r0-leaf01"])
+    assert "bgpraw" not in target and target == config_db
+    assert running_config_db(running) == config_db and "bgpraw" in running      # the input is not changed
+    assert target != running and target == running_config_db(running)          # what the role compares: no change
+
+
 def test_deploy_keeps_the_qos_of_a_switch_whose_build_has_none(dbs):
     # A frontend or OOB switch renders no QoS: its factory QoS stays; a backend leaf's is replaced whole.
     from gpufabric.nos.sonic.deploy import target_config

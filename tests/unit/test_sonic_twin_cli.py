@@ -58,8 +58,6 @@ def test_configdb_in_database_4_with_sonic_encoding(switch, leaf):
     assert out.strip() == ",".join(leaf["ACL_TABLE"][table][field])
     assert run_cmd(switch, "sonic-db-cli", "APPL_DB", "DBSIZE")[1] == "0\n"
     assert running(switch) == leaf
-    code, out, _err = run_cmd(switch, "show", "runningconfiguration", "all")
-    assert json.loads(out) == leaf
     assert run_cmd(switch, "sonic-cfggen", "-d", "-v", "DEVICE_METADATA.localhost.hwsku")[1] == "DellEMC-Z9332f-O32\n"
 
 
@@ -164,3 +162,65 @@ def test_frr_reload_of_a_vrf_leaf_reloads_only_its_frr_conf(switch, tmp_path, mo
     conf.write_text("router bgp 64514\nexit\n")
     run_cmd(switch, "frr-reload.py", "--reload", str(conf))
     assert execs == [[cli.FRR_RELOAD, "--reload", str(conf)]]
+
+
+RUNNING_CONFIG = "Building configuration...\n\nCurrent configuration:\n!\nfrr version 8.4.4\nrouter bgp 65101\n!\nend\n"
+
+
+def fake_vtysh(tmp_path, monkeypatch, exit_code=0):
+    """vtysh printing a running config (FRR's), or failing as vtysh does when no daemon answers."""
+    script = tmp_path / "vtysh"
+    script.write_text("#!/bin/sh\n[ \"$*\" = \"-c show running-config\" ] || exit 9\n"
+                      + ("printf '%%s' '%s'\n" % RUNNING_CONFIG if exit_code == 0 else
+                         "echo 'Exiting: failed to connect to any daemons.' >&2\n")
+                      + "exit %d\n" % exit_code)
+    script.chmod(0o755)
+    monkeypatch.setattr(cli, "VTYSH", str(script))
+
+
+def test_show_runningconfiguration_all_adds_frrs_running_config_as_bgpraw(switch, leaf, tmp_path, monkeypatch):
+    # sonic-utilities show/main.py, single-ASIC: CONFIG_DB as sonic-cfggen prints it, then "bgpraw" last.
+    fake_vtysh(tmp_path, monkeypatch)
+    code, out, err = run_cmd(switch, "show", "runningconfiguration", "all")
+    shown = json.loads(out)
+    assert (code, err) == (0, "") and list(shown)[-1] == "bgpraw"
+    assert shown.pop("bgpraw") == RUNNING_CONFIG and shown == leaf
+    assert "bgpraw" not in running(switch)                     # not in CONFIG_DB: sonic-cfggen does not print it
+    fake_vtysh(tmp_path, monkeypatch, exit_code=1)            # vtysh fails: its output echoed, bgpraw ""
+    code, out, err = run_cmd(switch, "show", "runningconfiguration", "all")
+    assert code == 0 and "failed to connect" in err and json.loads(out)["bgpraw"] == ""
+
+
+def test_replace_refuses_a_target_holding_bgpraw_as_gcu_does(switch, leaf, tmp_path, monkeypatch):
+    # The target a deploy would send if it kept what `show runningconfiguration all` printed: GCU reads CONFIG_DB
+    # without bgpraw (gu_common.get_config_db_as_json), so the patch adds a table with no YANG model.
+    fake_vtysh(tmp_path, monkeypatch)
+    path = tmp_path / "target.json"
+    path.write_text(run_cmd(switch, "show", "runningconfiguration", "all")[1])
+    code, out, err = run_cmd(switch, "config", "replace", str(path))
+    assert (code, out) == (2, "")
+    assert err == ('Failed to replace config\nUsage: config replace [OPTIONS] TARGET_FILE_PATH\nTry "config replace -h" '
+                   'for help.\n\nError: Given patch is not valid because it has changes to tables without YANG models\n')
+    assert running(switch) == leaf
+    target = json.loads(path.read_text())
+    del target["bgpraw"]
+    path.write_text(json.dumps(target))
+    assert run_cmd(switch, "config", "replace", str(path)) == (0, "Config replaced successfully.\n", "")
+
+
+def test_config_refuses_a_user_who_is_not_root_as_sonic_does(switch, leaf, tmp_path, monkeypatch):
+    # sonic-utilities config/main.py: the `config` group exits with this line before any subcommand runs; SONiC's
+    # read commands stay open to the login user.
+    path = tmp_path / "target.json"
+    path.write_text(json.dumps(dict(leaf, PORT=dict(leaf["PORT"], Ethernet8=dict(leaf["PORT"]["Ethernet8"], mtu="9100")))))
+    monkeypatch.setattr(cli.os, "geteuid", lambda: 1000)
+    for argv in (["replace", str(path)], ["checkpoint", "x"], ["save", "-y"], ["rollback"]):
+        assert run_cmd(switch, "config", *argv) == (1, "", "Root privileges are required for this operation\n")
+    assert run_cmd(switch, "sonic-cfggen", "-d", "-v", "PORT.Ethernet8.mtu")[1] == leaf["PORT"]["Ethernet8"]["mtu"] + "\n"
+    assert not os.path.exists(os.path.join(switch, "checkpoints", "x.cp.json"))
+    monkeypatch.undo()
+    # Run as root for a login user by the twin's command wrapper (plane.py), which says who called it.
+    monkeypatch.setenv(cli.CALLER_UID, "999")
+    assert run_cmd(switch, "config", "replace", str(path)) == (1, "", "Root privileges are required for this operation\n")
+    monkeypatch.undo()
+    assert run_cmd(switch, "config", "replace", str(path)) == (0, "Config replaced successfully.\n", "")

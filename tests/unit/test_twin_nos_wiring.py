@@ -60,6 +60,49 @@ def test_an_unreadable_env_file_is_one_line_naming_it(tmp_path):
         conn.device_env("lab-leaf1", root=str(tmp_path))
 
 
+def test_a_login_user_runs_the_command_unprivileged_from_its_home(tmp_path):
+    # As an SSH login: the namespace and its binds are set up as root, then the command runs as the user, with its
+    # groups and home, so become (sudo) is what takes it back to root. The end of the wrapper run for real.
+    import pwd
+    import subprocess
+    import tempfile
+    conn = _connection()
+    me = pwd.getpwuid(os.geteuid())
+    assert conn.login(None) is None and conn.login(me.pw_name) is None        # the controller's own user: no change
+    with pytest.raises(conn.AnsibleConnectionFailure, match=r"login user 'no-such-twin-user' does not exist.*make setup"):
+        conn.login("no-such-twin-user")
+    nobody = pwd.getpwnam("nobody")
+    home = tempfile.mkdtemp(prefix="gpufabric-login-")
+    os.chmod(home, 0o755)
+    user = pwd.struct_passwd(("nobody", "x", nobody.pw_uid, nobody.pw_gid, "", home, "/bin/sh"))
+    tail = conn.login_lines(user)
+    assert conn.wrapper("lab-leaf1", {"binds": [], "path": []}, user).endswith("; ".join(tail))
+    if os.geteuid() != 0:
+        pytest.skip("dropping to another user needs root")
+    try:
+        proc = subprocess.run(["/bin/sh", "-c", "; ".join(tail), 'id -u; echo "$HOME $USER"; pwd; touch /etc/gpufabric-x'],
+                              capture_output=True, text=True, check=False)
+    finally:
+        os.rmdir(home)
+    assert proc.returncode != 0 and "Permission denied" in proc.stderr
+    assert proc.stdout.splitlines() == [str(nobody.pw_uid), "%s nobody" % home, home]
+
+
+def test_validation_reads_a_switchs_configuration_from_the_switch_never_the_build(tmp_path):
+    # The config_db source runs the NOS's own command in the switch's namespace with what its plane gave it (its /etc,
+    # its commands); a device whose NOS runs no management plane on the twin cannot be read: Unavailable, a SKIP.
+    from gpufabric.twin.transport import NetnsTransport
+    from gpufabric.validate.transport import Command, Unavailable
+    source = tmp_path / "etc-nos"
+    source.mkdir()
+    assert netns_env.write(str(tmp_path / "lab"), "lab-leaf1", binds=[(str(source), "/etc/nos")], path=["/run/nos/bin"])
+    transport = NetnsTransport(lambda host: "/dev/null", env_root=str(tmp_path))
+    text = transport.shell_text("lab-leaf1", Command("config_db", "nos-db --print"))
+    assert text == "(mount --bind %s /etc/nos || exit 97; PATH=/run/nos/bin:$PATH && export PATH; nos-db --print)" % source
+    with pytest.raises(Unavailable, match=r"lab-gpu1 runs no NOS management plane on the twin .*cannot be read"):
+        transport.shell_text("lab-gpu1", Command("config_db", "nos-db --print"))
+
+
 def test_a_switch_namespace_is_what_its_nos_plane_lays_out(lab):
     plan, files = lab
     twin = desired.build_twin(plan, files)

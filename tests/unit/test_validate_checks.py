@@ -377,6 +377,29 @@ def test_leaf_pfc_off_on_a_server_port_fails_when_the_nic_cannot_be_read(lab):
     assert [r.status for r in skips] == ["SKIP"]
 
 
+def test_a_leaf_side_that_cannot_be_read_is_never_a_pass(lab):
+    # The NIC is read and as planned, its leaf's QoS cannot be read: the link is the leaf's ERROR (or SKIP), named,
+    # and the NIC alone is no PASS; a NIC that deviates still FAILs on its own.
+    plan, healthy = lab
+    states = copy.deepcopy(healthy)
+    states["lab-r0-leaf01"].qos = None
+    states["lab-r0-leaf01"].errors["qos"] = "sonic-cfggen: redis is down"
+    server = next(n for n in plan.devices if n.role == "gpu_server" and any(
+        e.peer.name == "lab-r0-leaf01" for e in n.ends()))
+    nic = next(e for e in server.ends() if e.peer.name == "lab-r0-leaf01")
+    report = run(plan, states)
+    on_link = [r for r in report["results"] if r.check == "qos_nic_leaf"
+               and (r.device, r.object) in ((server.name, nic.port), ("lab-r0-leaf01", nic.peer_port))]
+    assert sorted(r.status for r in on_link) == ["ERROR", "SKIP"]
+    error = next(r for r in on_link if r.status == "ERROR")
+    assert (error.device, error.object) == ("lab-r0-leaf01", nic.peer_port) and "redis is down" in error.message
+    assert not [r for r in report["results"] if r.check == "qos_nic_leaf" and r.status == "PASS"
+                and "lab-r0-leaf01" in (r.device, r.message)]
+    states[server.name].nic_qos[nic.port]["pfc"] = []
+    got = [r for r in failures(run(plan, states)) if r.check == "qos_nic_leaf" and r.status == "FAIL"]
+    assert [(r.device, r.object) for r in got] == [(server.name, nic.port)] and "leaf side not checked" in got[0].message
+
+
 def test_flaps_count_from_the_last_validation_run(lab, tmp_path):
     plan, healthy = lab
     states = copy.deepcopy(healthy)

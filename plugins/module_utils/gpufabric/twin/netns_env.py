@@ -30,6 +30,29 @@ def write(state_dir, host, binds=(), path=()):
     return daemons.write_if_changed(target, text, 0o644, owner=None)
 
 
+def read(host, root="/run/gpufabric-twin"):
+    """{"binds": [[source, target]], "path": [dirs]} written for ``host`` by any twin on the machine (namespace names are
+    the machine's), or None when there is none."""
+    import glob
+    found = sorted(glob.glob(os.path.join(glob.escape(root), "*", glob.escape(host), FILE)))
+    if not found:
+        return None
+    with open(found[0], encoding="utf-8") as f:
+        data = json.load(f)
+    return {"binds": [list(b) for b in data.get("binds") or ()], "path": list(data.get("path") or ())}
+
+
+def shell_prefix(env):
+    """Shell run before a command in the device's namespace (in a mount namespace of its own, as `ip netns exec`
+    gives each command) so that it sees what ``env`` gives it: the binds, then PATH."""
+    import shlex
+    lines = ["mount --bind %s %s || exit 97" % (shlex.quote(source), shlex.quote(target))
+             for source, target in env["binds"] if os.path.isdir(source)]
+    if env["path"]:
+        lines.append("PATH=%s:$PATH && export PATH" % ":".join(shlex.quote(p) for p in env["path"]))
+    return "".join(line + "; " for line in lines)
+
+
 def remove(state_dir, host):
     try:
         os.remove(path_of(state_dir, host))

@@ -9,6 +9,7 @@ import os
 import shlex
 
 from ..validate.transport import Transport, Unavailable, run_argv
+from . import netns_env
 from .vrf import is_vrf_link
 
 
@@ -25,16 +26,18 @@ def twin_tool(tool):
 
 class NetnsTransport(Transport):
     """A device of the virtual twin: network namespace ``device``, FRR pathspace ``device``, lldpd reached
-    through ``lldp_socket(device)`` (``twin.twin_lldp_socket``). The twin runs no NOS of its own, so the
-    ``config_db`` source (a NOS's configuration database, read by its collectors) is the rendered
-    ``config_db.json`` under ``config_db_dir/<device>/``, which is what the twin was built from."""
+    through ``lldp_socket(device)`` (``twin.twin_lldp_socket``). A switch's own configuration (the ``config_db``
+    source its NOS's collectors read) comes from the switch itself, as on a real one: the collector's command runs
+    in the switch's namespace with what its NOS's stand-in gives it (``netns-env.json``: its /etc and its NOS's
+    commands), its configuration database read live by the NOS's own command. ``env_root`` is where the twins keep
+    those files."""
     name = "netns"
     virtual = True
 
-    def __init__(self, lldp_socket, config_db_dir=None, timeout=30):
+    def __init__(self, lldp_socket, timeout=30, env_root="/run/gpufabric-twin"):
         self.lldp_socket = lldp_socket
-        self.config_db_dir = config_db_dir
         self.timeout = timeout
+        self.env_root = env_root
 
     def internal_peer(self, address):
         # A twin leaf's session to one of its tenant VRFs stands in for VRF leaking (twin/vrf.py).
@@ -48,7 +51,13 @@ class NetnsTransport(Transport):
             return "vtysh -N %s -c %s" % (shlex.quote(device), shlex.quote(text))
         if tool == "lldpcli":
             return "lldpcli -u %s %s" % (shlex.quote(self.lldp_socket(device)), text)
-        if tool != "config_db" and twin_tool(tool):
+        if tool == "config_db":
+            env = netns_env.read(device, self.env_root)
+            if env is None:
+                raise Unavailable("%s runs no NOS management plane on the twin (no %s): its configuration cannot be "
+                                  "read" % (device, netns_env.FILE))
+            return "(%s%s)" % (netns_env.shell_prefix(env), text)
+        if twin_tool(tool):
             return "%s %s" % (shlex.quote(twin_tool(tool)), text)
         return None
 
@@ -59,14 +68,9 @@ class NetnsTransport(Transport):
         return self.run_batched(device, commands)
 
     def run(self, device, command):
-        tool, text = command
+        tool, _text = command
         shell = self.shell_text(device, command)
-        if shell is not None:
-            return run_argv(self.shell_argv(device, shell) if tool == "sh" else shlex.split(shell), self.timeout)
-        if tool == "config_db":
-            path = os.path.join(self.config_db_dir or "", device, "config_db.json")
-            if not self.config_db_dir or not os.path.exists(path):
-                raise Unavailable("no rendered config_db.json for %s (run the build)" % device)
-            with open(path, encoding="utf-8") as f:
-                return f.read()
-        raise Unavailable("the netns transport has no %s" % tool)
+        if shell is None:
+            raise Unavailable("the netns transport has no %s" % tool)
+        return run_argv(self.shell_argv(device, shell) if tool in ("sh", "config_db") else shlex.split(shell),
+                        self.timeout)

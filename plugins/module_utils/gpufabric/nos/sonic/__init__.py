@@ -3,7 +3,8 @@
 - render.py, config_db.py, platform.py (+ platforms.yml), ranges.py, templates/: a structured config
   rendered as config_db.json and frr.conf
 - schema.py (+ templates/config_db.schema.yml) and yang/: the schema gates (table formats; SONiC YANG)
-- deploy.py: what a deploy sends (the running config_db with our tables put in); roles/sonic_deploy runs it
+- deploy.py: what a deploy sends (the running config_db, without what `show runningconfiguration all` adds to it,
+  with our tables put in); roles/sonic_deploy runs it
 - collectors.py: the switch's own command output (sonic-cfggen) turned into the neutral facts validation checks
 - tenancy.py: which tenant each port of a running rail leaf is bound to (tenants.yml reads the leaves)
 - ztp.py: ZTP artefacts (ztp.json, the config_db and FRR files it hands out)
@@ -13,7 +14,7 @@ Neutral code reaches this module through ``nos.home("sonic")``; the names below 
 from . import collectors  # noqa: F401  (interface)
 from . import tenancy  # noqa: F401  (interface)
 from .config_db import config_db as native_config  # noqa: F401  (interface)
-from .deploy import target_config  # noqa: F401  (interface)
+from .deploy import running_config_db, target_config  # noqa: F401  (interface)
 from .render import frr_conf, render_device  # noqa: F401  (interface)
 from .ztp import config_problems as ztp_config_problems  # noqa: F401  (interface)
 from .ztp import port_aliases  # noqa: F401  (interface)

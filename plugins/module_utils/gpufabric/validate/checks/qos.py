@@ -1,7 +1,9 @@
 """PFC and ECN: identical on both ends of every backend switch link and between each NIC and its leaf
 port, and as each device's structured config declares (the fabric's QoS profile). A mismatch here is the
 classic silent RoCE fault. The ``qos`` fact is what a switch's NOS collector (nos/<name>/collectors.py) makes
-of the switch's own output; ``nic_qos`` what mlnx_qos shows on a server."""
+of the switch's own output; ``nic_qos`` what mlnx_qos shows on a server. A link passes only when both of its ends
+were read: an end that cannot be read is its SKIP or ERROR, named, and the other end is then only compared with
+the plan (FAIL when it deviates, else a SKIP saying which end was not read)."""
 from ...roles import BACKEND_SWITCH_ROLES as BACKEND_SWITCHES
 from .base import FAIL, PASS, SKIP, Check, for_roles
 FIELDS = (("trust", "trust mode"), ("pfc", "PFC priorities"), ("ecn", "ECN"), ("dscp_to_tc", "DSCP map"))
@@ -33,7 +35,7 @@ class _QosCheck(Check):
         """(qos of ``port`` on ``device``, None) or (None, skip/error Result)."""
         state = ctx.states.get(device)
         if state is None:
-            return None, None
+            return None, self.result(device, port, SKIP, "%s was not read (not among the devices validated)" % device)
         problem = state.problem(field)
         if problem:
             return None, self.result(device, port, problem[0], problem[1])
@@ -97,30 +99,38 @@ class QosNicLeaf(_QosCheck):
             for nic in ctx.expect.server_nics(dev.name):
                 have, problem = self._end(ctx, dev.name, nic.name, "nic_qos")
                 leaf, leaf_problem = self._end(ctx, nic.peer, nic.peer_port, "qos")
-                leaf_end = None if leaf_problem or leaf is None else \
+                if leaf_problem is None and leaf is None:
+                    results.append(self.result(nic.peer, nic.peer_port, FAIL, "%s %s has no QoS configuration "
+                                               "(PORT_QOS_MAP entry missing)" % (nic.peer, nic.peer_port)))
+                leaf_end = None if leaf is None else \
                     (nic.peer, nic.peer_port, {k: leaf[k] for k in ("trust", "pfc", "ecn") if k in leaf})
-                if problem is None and have is not None:
-                    ends = [(dev.name, nic.name, have), leaf_end or (nic.peer, nic.peer_port, nic_want)]
-                    results += self._compare(ctx, ends, [nic_want, nic_want])
-                    continue
-                if problem is not None:
-                    nic_problem = nic_problem or problem
-                else:
+                if problem is None and have is None:
                     problem = self.result(dev.name, nic.name, SKIP, "%s: no mlnx_qos output" % nic.label())
                     results.append(problem)
+                elif problem is not None:
+                    nic_problem = nic_problem or problem
+                if have is not None and leaf_end is not None:
+                    results += self._compare(ctx, [(dev.name, nic.name, have), leaf_end], [nic_want, nic_want])
+                    continue
+                # An end that cannot be read: the other is compared with the plan alone, and the link never passes.
                 if leaf_end is not None:
-                    # The leaf's server port is checked on its own when the NIC cannot be read.
-                    results += self._leaf_only(leaf_end, nic_want, "%s: %s" % (nic.label(), problem.message))
+                    results += self._one_end(leaf_end, nic_want, "server port; NIC side not checked: %s: %s"
+                                             % (nic.label(), problem.message))
+                if have is not None and leaf_end is None:
+                    results += self._one_end((dev.name, nic.name, have), nic_want, "%s; leaf side not checked: %s"
+                                             % (nic.label(), leaf_problem.message if leaf_problem else
+                                                "%s %s has no QoS configuration" % (nic.peer, nic.peer_port)))
+                if leaf_problem is not None:
+                    results.append(leaf_problem)
             if nic_problem:
                 results.append(nic_problem)
         return results
 
-    def _leaf_only(self, end, want, why):
+    def _one_end(self, end, want, why):
         device, port, have = end
         diff = _differences(have, want)
         if diff:
-            return [self.result(device, port, FAIL, "%s %s has %s, planned %s (server port; NIC side not checked: %s): "
-                                "apply the QoS profile to it" % (device, port, _describe(have, diff, want),
-                                                                 _describe(want, diff, have), why))]
-        return [self.result(device, port, PASS, "%s %s: PFC %s, ECN %s as planned (NIC side not checked: %s)"
+            return [self.result(device, port, FAIL, "%s %s has %s, planned %s (%s): apply the QoS profile to it"
+                                % (device, port, _describe(have, diff, want), _describe(want, diff, have), why))]
+        return [self.result(device, port, SKIP, "%s %s: PFC %s, ECN %s as planned, but the link is not checked (%s)"
                             % (device, port, want["pfc"], want["ecn"], why))]

@@ -21,6 +21,16 @@ USAGE = {"apply-patch": "PATCH_FILE_PATH", "replace": "TARGET_FILE_PATH", "rollb
          "save": "[FILENAME]", "load": "[FILENAME]", "reload": "[FILENAME]"}
 
 
+NOT_ROOT = "Root privileges are required for this operation"
+# Set by the twin's command wrappers (plane.py) when a login user who is not root ran the command: its uid.
+CALLER_UID = "GPUFABRIC_TWIN_CALLER_UID"
+
+
+def caller_uid():
+    """The uid SONiC would see run the command: the login user's, when the wrapper ran it as root for them."""
+    return int(os.environ.get(CALLER_UID) or os.geteuid())
+
+
 class Failed(Exception):
     """A command's failure: ``line`` first (red on a switch), then click's usage and Error."""
 
@@ -130,6 +140,11 @@ def config(args, switch, out, err, stdin):
         p.add_argument("-y", "--yes", action="store_true")
         p.add_argument("-f", "--force", action="store_true")
         p.add_argument("-n", "--no_service_restart", action="store_true")
+    # click resolves the subcommand, then runs the group's callback, which refuses a user who is not root
+    # (sonic-utilities 202511 config/main.py, `config`: sys.exit(...), exit code 1), then parses the subcommand.
+    if args and args[0] in USAGE and caller_uid() != 0:
+        err.write(NOT_ROOT + "\n")
+        return 1
     opts = parser.parse_args(args)
     code = _config(opts, switch, out, err, stdin)
     if code == 0 and opts.command in WRITES_CONFIG_DB and not getattr(opts, "dry_run", False):
@@ -349,11 +364,44 @@ def _mod_config(db, config):
             db.set_entry(table, key, merged)
 
 
+# sonic-utilities 202511 show/main.py `show runningconfiguration all`, single-ASIC: CONFIG_DB as `sonic-cfggen -d
+# --print-data` prints it, then "bgpraw", FRR's running config from `sudo rvtysh -c 'show running-config'`
+# (utilities_common/bgp_util.run_bgp_command; rvtysh is vtysh on a single-ASIC switch).
+BGPRAW_COMMAND = "show running-config"
+VTYSH = "vtysh"
+FRR_RUN = "/run/frr"
+
+
+def _bgpraw_argv(switch):
+    """vtysh of the switch's own FRR: through the netns connection /run/frr is the switch's pathspace already; from a
+    plain `ip netns exec` (validation's transport) it is reached with -N. Not root: through sudo, as SONiC runs it."""
+    host = switch.twin.get("host")
+    argv = [VTYSH] + (["-N", host] if host and os.path.isdir(os.path.join(FRR_RUN, host)) else [])
+    return (["sudo"] if os.geteuid() != 0 else []) + argv + ["-c", BGPRAW_COMMAND]
+
+
+def bgpraw(switch, out, err):
+    """What run_bgp_command gives: vtysh's output; when it fails, that output echoed and ""; when it cannot start,
+    None (the exception is swallowed with exit_on_fail=False)."""
+    import subprocess
+    try:
+        proc = subprocess.run(_bgpraw_argv(switch), capture_output=True, text=True, check=False)
+    except OSError:
+        return None
+    err.write(proc.stderr)
+    if proc.returncode:
+        out.write(proc.stdout.rstrip("\n") + "\n")
+        return ""
+    return proc.stdout
+
+
 def show(args, switch, out, err):
     if args[:2] != ["runningconfiguration", "all"]:
         err.write("Error: the twin's show models only 'show runningconfiguration all'\n")
         return 2
-    out.write(_dump(switch.db().get_config()) + "\n")
+    running = sort_dict(switch.db().get_config())
+    running["bgpraw"] = bgpraw(switch, out, err)
+    out.write(json.dumps(running, indent=4) + "\n")
     return 0
 
 

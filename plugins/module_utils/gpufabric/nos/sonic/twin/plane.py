@@ -18,6 +18,7 @@ switch's commands call it when its configuration changed.
 import contextlib
 import json
 import os
+import shlex
 import shutil
 import sys
 
@@ -25,6 +26,7 @@ from ....twin import netns_env
 from . import redis_db
 from .configdb import RedisConfigDb
 from . import layout as _layout
+from .cli import CALLER_UID
 
 # The twin builds a SONiC switch's namespace from its rendered config_db.json (layout); the management plane
 # (redis, config) runs beside it.
@@ -95,10 +97,16 @@ def _write_commands():
     module_utils = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
         os.path.abspath(__file__))))))
     changed = False
+    code = "import sys; sys.path.insert(0, %r); from gpufabric.nos.sonic.twin.cli import main; sys.exit(main(sys.argv[1:]))" \
+        % module_utils
     for name in COMMANDS:
-        text = ("#!%s\n# SONiC's %s on a twin switch (gpufabric nos/sonic/twin/cli.py).\nimport sys\n"
-                "sys.path.insert(0, %r)\nfrom gpufabric.nos.sonic.twin.cli import main\nsys.exit(main(sys.argv))\n"
-                % (sys.executable, name, module_utils))
+        # The stand-in is Python of the controller's checkout, which a switch's login user may not read: run by one, it
+        # runs as root through sudo (the login user has it, as SONiC's admin) and is told who called it (CALLER_UID),
+        # whom it judges as SONiC would judge the caller (config refuses one who is not root).
+        text = ("#!/bin/sh\n# SONiC's %s on a twin switch (gpufabric nos/sonic/twin/cli.py).\n"
+                "if [ \"$(id -u)\" != 0 ]; then exec sudo -n %s=\"$(id -u)\" \"$0\" \"$@\"; fi\n"
+                "exec %s -c %s \"$0\" \"$@\"\n"
+                % (name, CALLER_UID, shlex.quote(sys.executable), shlex.quote(code)))
         path = os.path.join(BIN_DIR, name)
         try:
             with open(path, encoding="utf-8") as f:
