@@ -48,6 +48,6 @@ def bench_awx():
          "%.1f s for all (slices %s s)" % (run["collect_s"], ", ".join("%.1f" % s for s in run["slice_s"])), "-"),
         ("then the check job over the cached facts", "%.1f s" % run["check_s"], "-"),
         ("sliced results against unsliced, result for result",
-         "%s: %d results, FAIL %d, ERROR %d" % ("identical" if same else "DIFFERENT", len(run["sliced"]),
-                                                 counts["FAIL"], counts["ERROR"]), "identical, 0 FAIL"),
+         "%s: %d results, FAIL %d, ERROR %d" % ("identical" if same else "DIFFERENT", len(run["sliced"]), counts["FAIL"],
+                                                counts["ERROR"]), "identical, 0 FAIL"),
     ]
