@@ -4,6 +4,8 @@
 """Action gpucluster.fabric.validate_fabric: compare the live cluster with its plan, once, on the controller."""
 from __future__ import annotations
 
+import os
+
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.progress import selected_stages
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.tenants.state import assignment_for
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.checks import CHECKS, select
