@@ -16,6 +16,8 @@ switch at a time is the least a rollout can do, as before waves. Waves follow de
 first, then each network top down), and within a role the plan's device order, so the same plan always gives the
 same waves. Nothing here depends on a NOS.
 """
+import json
+
 from ..spec import DEFAULT_MAX_CAPACITY_LOSS
 from .drain import FABRIC_TIERS, LEAF_ROLES, drained_switches
 
@@ -270,8 +272,9 @@ def _lower_wave(role, wave, servers, links, cap, count, limit):
     share = "%d of its role's %d (max_capacity_loss %s: at most %d)" % (len(wave), count, limit, cap)
     if role == "oob_switch":
         why = "no two cabled together; " + share
+        # What is left is the share of the role's switches up: no OOB switch is another's uplink in a wave.
         return {"members": wave, "why": why, "capacity_left": {"least": _share(1 - len(wave) / count),
-                                                               "switch": None}}
+                                                               "role": role}}
     why = "no two serve one server and none is another's MLAG peer, so a server loses at most one link; " + share
     # What a server of the wave keeps in this network: its links to the role's leaves not in the wave.
     hit = {}
@@ -317,3 +320,8 @@ def rollout(plan):
         "waves": [{"wave": i + 1, "role": w["role"], "members": w["members"], "why": w["why"],
                    "capacity_left": w["capacity_left"]} for i, w in enumerate(waves)],
     }
+
+
+def rollout_files(plan):
+    """{"rollout.json": the rollout} as the build writes it (build/<cluster>/rollout.json)."""
+    return {"rollout.json": json.dumps(rollout(plan), indent=1) + "\n"}
