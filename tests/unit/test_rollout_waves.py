@@ -146,3 +146,13 @@ def test_bad_max_capacity_loss_is_one_line_naming_the_key(value, words):
     with pytest.raises(SpecError) as err:
         build_plan(raw)
     assert str(err.value) == "maintenance.max_capacity_loss: " + words
+
+
+def test_a_run_again_starts_at_the_wave_that_failed():
+    waves = [{"role": "backend_spine", "members": ["s1", "s2"]}, {"role": "backend_spine", "members": ["s3", "s4"]},
+             {"role": "backend_leaf", "members": ["l1", "l2"]}, {"role": "backend_leaf", "members": ["l3"]}]
+    # Wave 1 done, s3 failed (rolled back, so it differs again), s4 changed before the play stopped.
+    assert rollout.pending_batches(waves, ["s3", "l1", "l2", "l3"]) == {
+        "order": [["backend_spine", "s3"], ["backend_leaf", "l1"], ["backend_leaf", "l2"], ["backend_leaf", "l3"]],
+        "sizes": {"backend_spine": [1], "backend_leaf": [2, 1]}}
+    assert rollout.pending_batches(waves, []) == {"order": [], "sizes": {}}

@@ -325,3 +325,17 @@ def rollout(plan):
 def rollout_files(plan):
     """{"rollout.json": the rollout} as the build writes it (build/<cluster>/rollout.json)."""
     return {"rollout.json": json.dumps(rollout(plan), indent=1) + "\n"}
+
+
+def pending_batches(waves, pending):
+    """The waves kept to the switches in ``pending`` (those that differ from their build), for deploy.yml:
+    {"order": [[role, switch], ...] wave by wave, "sizes": {role: [switches of each wave left, no empty wave]}}.
+    A rollout run again after a failure so starts at the wave that failed: the switches done no longer differ."""
+    wanted = set(pending)
+    order, sizes = [], {}
+    for wave in waves:
+        members = [name for name in wave["members"] if name in wanted]
+        if members:
+            order += [[wave["role"], name] for name in members]
+            sizes.setdefault(wave["role"], []).append(len(members))
+    return {"order": order, "sizes": sizes}
