@@ -42,7 +42,7 @@ options:
   wave:
     description:
       - The switches drained at the same time as I(switch) (a wave of build/<cluster>/rollout.json, which deploy.yml
-        follows): for I(state=drained) the last-path refusal judges the wave and I(switch) together, as one drain.
+        follows). For I(state=drained) the last-path refusal judges the wave and I(switch) together, as one drain.
       - Names not routed switches of the cluster are refused; I(switch) itself may be listed or not.
     type: list
     elements: str
