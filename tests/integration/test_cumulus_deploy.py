@@ -205,9 +205,11 @@ def test_deploy_yml_gives_each_switch_the_role_of_its_nos():
         "oob_switch", "backend_core", "backend_superspine", "backend_spine", "backend_leaf", "frontend_superspine",
         "frontend_spine", "frontend_leaf")]
     for p in deploys:
-        assert "roles" not in p, p["name"]
-        (task,) = p["tasks"]
+        assert "roles" not in p and "max_fail_percentage" not in p, p["name"]
+        # The deploy, then the stop after a wave in which a switch failed (the others of the wave finish first).
+        task, stop = p["tasks"]
         assert "fabric_rollout_" + task["vars"]["fabric_deploy_expected_role"] == p["hosts"]
+        assert "ansible.builtin.fail" in stop and stop["when"] == "_failed | length > 0"
         assert set(p["vars"]) >= {"fabric_deploy_build_root", "fabric_deploy_drain_leaf"}
     assert nos_group_vars({"nos_cumulus": ["a"]})["nos_cumulus"]["fabric_deploy_role"] == "gpucluster.fabric.cumulus_deploy"
     assert nos_group_vars({"nos_sonic": ["a"]})["nos_sonic"]["fabric_deploy_role"] == "gpucluster.fabric.sonic_deploy"
