@@ -70,9 +70,13 @@ class _Fabric:
         self._below = {}
 
     def reset(self, drained):
-        """Start a wave with ``drained`` drained (the spec's maintenance.drained)."""
+        """Start a wave with ``drained`` drained (the spec's maintenance.drained). What is worked out with only those
+        drained is kept for the next wave, which starts from them again, until a wave takes a switch."""
+        key = frozenset(drained)
+        if getattr(self, "_base", (None,))[0] != key:
+            self._base = (key, {}, {})
         self.drained = set(drained)
-        self._masks, self._group_masks = {}, {}
+        self._masks, self._group_masks = self._base[1], self._base[2]
 
     def _mask(self, name, drained=None, trial=None):
         """Bits of the switches ``name`` reaches going up through switches not drained (the wave so far, or with
@@ -117,8 +121,18 @@ class _Fabric:
         """The first leaf pair the fabric connects that would keep no path if ``name`` joined the wave, or None.
         Only what lies under ``name`` is worked out again; the rest is the wave's so far."""
         nodes, groups = self.below(name)
-        trial = {"below": nodes - {name}, "masks": {}, "groups": {}, "drained": self.drained | {name}}
         pairs = sorted({p for g in groups for p in self.pairs_of.get(g, ())})
+        if name not in self.up:
+            # Nothing is above it, so its drain takes its own bit from what a switch below reaches, no more.
+            gone = ~self.bit[name]
+            for i, j in pairs:
+                if not self._group_mask(i) & self._group_mask(j) & gone:
+                    cut = self._leaves_cut(i, j, self.drained | {name})
+                    if cut:
+                        return cut
+            self._trial = (name, {"top": gone, "below": nodes - {name}}, groups)
+            return None
+        trial = {"below": nodes - {name}, "masks": {}, "groups": {}, "drained": self.drained | {name}}
         for i, j in pairs:
             mask_i = self._group_mask(i, trial if i in groups else None)
             mask_j = self._group_mask(j, trial if j in groups else None)
@@ -133,6 +147,16 @@ class _Fabric:
         """Put ``name`` in the wave (after cut_if_added said it keeps every pair)."""
         checked, trial, groups = self._trial
         assert checked == name
+        if self._masks is self._base[1]:
+            self._masks, self._group_masks = dict(self._masks), dict(self._group_masks)
+        if "top" in trial:
+            for g in groups:
+                self._group_masks[g] = self._group_mask(g) & trial["top"]
+            for node in trial["below"]:
+                if node in self._masks:
+                    self._masks[node] &= trial["top"]
+            self.drained.add(name)
+            return
         self.drained.add(name)
         self._masks.update(trial["masks"])
         self._masks.pop(name, None)
@@ -206,7 +230,8 @@ def _alone(fabric, name, base, limit):
     lost = {low: fabric.speed[low, name] for low in fabric.down.get(name, ()) if low not in base}
     least = min(lost, key=lambda low: (1 - lost[low] / fabric.uplink_total[low], low)) if lost else None
     left = 1 - lost[least] / fabric.uplink_total[least] if least else 1.0
-    cut = fabric.cut_pair(frozenset(base) | {name})
+    fabric.reset(base)
+    cut = fabric.cut_if_added(name)
     if cut:
         why = ("alone: draining it takes the last path between %s and %s, so the deploy's drain refuses it "
                "(change it undrained, or undrain another switch first)" % cut)
