@@ -94,6 +94,12 @@ def changed(proc):
     return {h for h, s in report(proc)["stats"].items() if s.get("changed") and h != "localhost"}
 
 
+def failures(proc):
+    """[(host, task, message)] of every failed task result of a deploy.yml JSON report."""
+    return [(host, task["task"]["name"], str(res.get("msg", ""))[:400]) for play in report(proc)["plays"]
+            for task in play["tasks"] for host, res in task["hosts"].items() if res.get("failed")]
+
+
 def failed(proc):
     return {h for h, s in report(proc)["stats"].items() if s.get("failures") or s.get("unreachable")}
 
@@ -170,7 +176,8 @@ def test_a_rollout_failing_at_a_wave_stops_there_and_a_run_again_goes_on_from_it
     (host_vars / (names[2] + ".yml")).write_text(yaml.safe_dump({"sonic_deploy_frr_reload_command": "/bin/false"}))
     drift(names + leaves)
     first = deploy(t256)
-    print("first run: changed %s, failed %s" % (sorted(changed(first)), sorted(failed(first))))
+    print("first run: changed %s, failed %s\n%s" % (sorted(changed(first)), sorted(failed(first)),
+                                                    "\n".join("%s: %s: %s" % f for f in failures(first))))
     assert first.returncode != 0
     # The failed spine, and its wave's other spine stopped after it finished; the leaves' waves never started.
     assert failed(first) == set(names[2:])

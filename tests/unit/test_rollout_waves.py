@@ -154,5 +154,6 @@ def test_a_run_again_starts_at_the_wave_that_failed():
     # Wave 1 done, s3 failed (rolled back, so it differs again), s4 changed before the play stopped.
     assert rollout.pending_batches(waves, ["s3", "l1", "l2", "l3"]) == {
         "order": [["backend_spine", "s3"], ["backend_leaf", "l1"], ["backend_leaf", "l2"], ["backend_leaf", "l3"]],
-        "sizes": {"backend_spine": [1], "backend_leaf": [2, 1]}}
-    assert rollout.pending_batches(waves, []) == {"order": [], "sizes": {}}
+        "sizes": {"backend_spine": [1], "backend_leaf": [2, 1]},
+        "wave_of": {"s3": ["s3"], "l1": ["l1", "l2"], "l2": ["l1", "l2"], "l3": ["l3"]}}
+    assert rollout.pending_batches(waves, []) == {"order": [], "sizes": {}, "wave_of": {}}

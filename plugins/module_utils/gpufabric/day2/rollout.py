@@ -354,13 +354,15 @@ def rollout_files(plan):
 
 def pending_batches(waves, pending):
     """The waves kept to the switches in ``pending`` (those that differ from their build), for deploy.yml:
-    {"order": [[role, switch], ...] wave by wave, "sizes": {role: [switches of each wave left, no empty wave]}}.
+    {"order": [[role, switch], ...] wave by wave, "sizes": {role: [switches of each wave left, no empty wave]},
+    "wave_of": {switch: the switches of its wave left}} (a play's batch drops a switch that fails; its wave does not).
     A rollout run again after a failure so starts at the wave that failed: the switches done no longer differ."""
     wanted = set(pending)
-    order, sizes = [], {}
+    order, sizes, wave_of = [], {}, {}
     for wave in waves:
         members = [name for name in wave["members"] if name in wanted]
         if members:
             order += [[wave["role"], name] for name in members]
             sizes.setdefault(wave["role"], []).append(len(members))
-    return {"order": order, "sizes": sizes}
+            wave_of.update((name, members) for name in members)
+    return {"order": order, "sizes": sizes, "wave_of": wave_of}
