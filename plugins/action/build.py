@@ -9,6 +9,7 @@ import shutil
 import tempfile
 
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric import build
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.day2.rollout import plan_waves
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.progress import selected_stages
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.tenants.state import assignment_for
 from ansible_collections.gpucluster.fabric.plugins.plugin_utils.planned_action import PlannedAction
@@ -20,7 +21,7 @@ SHOWN_PATHS = 50
 class ActionModule(PlannedAction):
     PROGRESS = "build"
     _VALID_ARGS = frozenset(("spec", "build_dir", "devices", "tenants", "yang_models", "check_stage", "drain",
-                             "undrain", "replace", "restore"))
+                             "undrain", "replace", "restore", "rollout"))
 
     def planned(self, result, args, task_vars):
         progress = self.progress
@@ -66,4 +67,7 @@ class ActionModule(PlannedAction):
                       build_root=build_root, devices=len(selected),
                       switches=sum(1 for d in plan.devices if d.role != "gpu_server"),
                       changed_count=len(changed), changed_paths=changed[:SHOWN_PATHS], progress=progress.total())
+        if args.get("rollout"):
+            # The waves of rollout.json, from the plan in hand: under --limit the build writes no rollout.json.
+            result["rollout"] = [{"role": w["role"], "members": w["members"]} for w in plan_waves(plan)]
         return result

@@ -15,7 +15,7 @@ STATES = ("drained", "undrained")
 
 
 class ActionModule(PlannedAction):
-    _VALID_ARGS = frozenset(("spec", "switch", "state", "confirm_leaf", "native"))
+    _VALID_ARGS = frozenset(("spec", "switch", "state", "confirm_leaf", "native", "wave"))
 
     @staticmethod
     def _switch_config(args, task_vars, key, switch):
@@ -38,8 +38,13 @@ class ActionModule(PlannedAction):
                         "ask with native=true (drain.yml does, from the inventory's fabric_routing_native)" % (switch, nos))
         kept = drain.drained_switches(base)
         confirm_needed = drain.needs_confirmation(base, [switch])
+        # The switches drained at the same time as this one (a rollout wave, deploy.yml): the last-path refusal
+        # judges them together, as one drain.
+        wave = [switch] + sorted(set(args.get("wave") or ()) - {switch})
         if state == "drained":
-            refusal, warnings = drain.check_drain(base, [switch], bool(args.get("confirm_leaf")))
+            refusal, warnings = drain.check_drain(base, wave, bool(args.get("confirm_leaf")))
+            warnings = [w for w in warnings if w.startswith(switch + " ") or w.startswith(switch + ":")] \
+                if len(wave) > 1 else warnings
         else:
             refusal, warnings = None, []
             if switch in kept:

@@ -39,6 +39,12 @@ options:
         caller removes I(check_stage_dir); the next check run replaces it if a run stopped before that.
     type: bool
     default: false
+  rollout:
+    description:
+      - Also return the rollout's waves (I(rollout)), as build/<cluster>/rollout.json lists them, worked out from the
+        plan whatever I(devices) selects; deploy.yml rolls the switches that differ from their build in that order.
+    type: bool
+    default: false
   tenants:
     description:
       - A tenant assignment file to render the isolation from.
@@ -73,6 +79,12 @@ build_root:
   description: The directory written, I(build_dir)/<cluster>; with I(check_stage) in check mode, the temporary one.
   returned: success
   type: str
+rollout:
+  description: With I(rollout), the waves in deploy order, each a C(role) and its C(members) (build/<cluster>/rollout.json
+    says why each can go together and the capacity it leaves).
+  returned: with rollout
+  type: list
+  elements: dict
 check_stage_dir:
   description: The temporary directory holding the staged build (to remove after use).
   returned: check mode with I(check_stage)

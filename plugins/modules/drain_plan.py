@@ -39,6 +39,14 @@ options:
         it on a NOS whose routing is in its own configuration (group variable C(fabric_routing_native)).
     type: bool
     default: false
+  wave:
+    description:
+      - The switches drained at the same time as I(switch) (a wave of build/<cluster>/rollout.json, which deploy.yml
+        follows). For I(state=drained) the last-path refusal judges the wave and I(switch) together, as one drain.
+      - Names not routed switches of the cluster are refused; I(switch) itself may be listed or not.
+    type: list
+    elements: str
+    default: []
 author:
   - gpucluster.fabric contributors (@gpucluster)
 """

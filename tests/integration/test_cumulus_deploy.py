@@ -200,17 +200,16 @@ def test_deploy_yml_gives_each_switch_the_role_of_its_nos():
         return include.get("name") == "{{ fabric_deploy_role }}" and "tasks_from" not in include
 
     deploys = [p for p in plays if any(rolls(t) for t in p.get("tasks", ()))]
-    assert all(p["hosts"].endswith(":&fabric_deploy_pending") for p in deploys)
-    assert [p["hosts"].split(":&")[0] for p in deploys] == [
+    # Each role's play takes its switches that differ, wave by wave (group fabric_rollout_<role>, in the rollout's order).
+    assert [p["hosts"] for p in deploys] == ["fabric_rollout_" + role for role in (
         "oob_switch", "backend_core", "backend_superspine", "backend_spine", "backend_leaf", "frontend_superspine",
-        "frontend_spine", "frontend_side_a", "frontend_side_b"]
+        "frontend_spine", "frontend_leaf")]
     for p in deploys:
-        assert "roles" not in p, p["name"]
-        (task,) = p["tasks"]
-        expected = task["vars"]["fabric_deploy_expected_role"]
-        sides = {"frontend_side_a": "frontend_leaf", "frontend_side_b": "frontend_leaf"}
-        group = p["hosts"].split(":&")[0]
-        assert expected == sides.get(group, group)
+        assert "roles" not in p and "max_fail_percentage" not in p, p["name"]
+        # The deploy, then the stop after a wave in which a switch failed (the others of the wave finish first).
+        task, stop = p["tasks"]
+        assert "fabric_rollout_" + task["vars"]["fabric_deploy_expected_role"] == p["hosts"]
+        assert "ansible.builtin.fail" in stop and stop["when"] == "_failed | length > 0"
         assert set(p["vars"]) >= {"fabric_deploy_build_root", "fabric_deploy_drain_leaf"}
     assert nos_group_vars({"nos_cumulus": ["a"]})["nos_cumulus"]["fabric_deploy_role"] == "gpucluster.fabric.cumulus_deploy"
     assert nos_group_vars({"nos_sonic": ["a"]})["nos_sonic"]["fabric_deploy_role"] == "gpucluster.fabric.sonic_deploy"

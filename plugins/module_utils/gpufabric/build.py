@@ -21,6 +21,7 @@ from .render.linux_host import render_server
 from . import build_manifest
 from .errors import SpecError
 from .day2.drain import drained_switches
+from .day2.rollout import rollout_files
 from .structured import BUILDERS, FabricContext, structured_configs, switch_configs
 from .structured.switch import check_reader
 from .structured.server import server_config_batches, server_configs
@@ -120,8 +121,12 @@ def _server_texts(cfgs):
     return {"servers/%s/%s" % (host, name): text for host, cfg in cfgs.items() for name, text in render_server(cfg).items()}
 
 
+def _plan_outputs(plan):
+    return dict(plan_files(plan), **rollout_files(plan))
+
+
 STAGES = {
-    "plan": _fabric_wide(plan_files),
+    "plan": _fabric_wide(_plan_outputs),
     "structured": render_structured,
     "configs": render_switches,
     "servers": render_servers,
@@ -152,6 +157,8 @@ def _jobs(plan, stages, devices, batch):
 
     if "plan" in stages and devices is None:
         jobs.append((1, job("plan", plan_files, plan)))
+        # Its own job: the waves of a 100k-GPU fabric take seconds, beside the switches' rendering.
+        jobs.append((len(plan.links) // 64, job("plan", rollout_files, plan)))
     if "structured" in stages or "configs" in stages:
         ctx, drained = FabricContext(plan), drained_switches(plan)
         switches = [dev for dev in plan.devices if dev.role in BUILDERS and (wanted is None or dev.name in wanted)]

@@ -169,15 +169,18 @@ class Int(Node):
 class Num(Node):
     kind = "number"
 
-    def __init__(self, doc, minimum=None, **kw):
+    def __init__(self, doc, minimum=None, maximum=None, **kw):
         super().__init__(doc, **kw)
         self.minimum = minimum
+        self.maximum = maximum
 
     def validate(self, value, path):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise SpecError(path, "expected a number, got %s %r" % (_type_name(value), value))
         if self.minimum is not None and value < self.minimum:
             raise SpecError(path, "%s is too small: the minimum is %s" % (value, self.minimum))
+        if self.maximum is not None and value > self.maximum:
+            raise SpecError(path, "%s is too large: the maximum is %s" % (value, self.maximum))
         return value
 
 
@@ -351,6 +354,8 @@ def json_schema(node):
         out["type"] = "number"
         if node.minimum is not None:
             out["minimum"] = node.minimum
+        if node.maximum is not None:
+            out["maximum"] = node.maximum
     elif isinstance(node, Net):
         out.update(type="string", pattern=_NET_PATTERN[node.version])
     elif isinstance(node, Addr):

@@ -7,6 +7,12 @@ from .roles import HOST_KINDS, SWITCH_ROLES
 from .schema_types import (Addr, AsnRange, Bool, Choice, Int, List, MapOf, Net, Num, Optional, Section, Str,
                            json_schema, to_markdown)
 
+# maintenance.max_capacity_loss (day2/rollout.py). Why a quarter: a switch keeps three quarters of its uplinks during
+# a wave, so a non-blocking fabric runs at 4:3 for a few minutes, far less oversubscribed than fabrics built at 7:1
+# run every day (inventories/meta-24k above its pods); and a wave then holds up to a quarter of the spines above a
+# leaf (every fourth one of h100-100k's 64), while a leaf with two or three uplinks (the lab) keeps one spine a wave.
+DEFAULT_MAX_CAPACITY_LOSS = 0.25
+
 DESIGNS = ("rail_optimized", "rail_planes", "rail_only", "top_of_rack")
 
 _HOSTNAMES_DOC = ("Hostname patterns per role. Fields: {cluster}, {n} (1-based position in its group), {index} "
@@ -334,6 +340,14 @@ SPEC = Section("The cluster spec.", {
                           "and deploy. The failed server's backend leaf ports are shut and its tenant passes to "
                           "the spare; the spare keeps its own position and addresses.",
                           Str("A spare server's hostname (a position of servers.spares_per_unit).")),
+        "max_capacity_loss": Num("The share of a switch's uplink capacity one rollout wave may take away "
+                                 "(build/<cluster>/rollout.json, which deploy.yml follows; docs/operations.md, "
+                                 "\"Rollout waves\"): a wave of spines or superspines leaves every switch below at "
+                                 "least 1 - this of its uplinks and every leaf pair a path; a wave of leaves or OOB "
+                                 "switches holds at most this share of its role. The default, 0.25, keeps a "
+                                 "non-blocking fabric at 4:3 during a wave.", minimum=0, maximum=1,
+                                 default=DEFAULT_MAX_CAPACITY_LOSS,
+                                 omit=True),
     }),
     "racks": Section("What one rack holds: its height and power budget. A server rack holds `servers.per_rack` "
                      "servers, its OOB switches and (top_of_rack) its leaf; the plan is refused when they need more "
