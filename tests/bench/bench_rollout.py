@@ -161,8 +161,8 @@ def bench_rollout():
             twin.down(wanted.cluster, wanted.namespaces)
     for run, label in ((proc, "waves"), (single, "spines one at a time")):
         if run.returncode != 0:
-            return [("rolling deploy on the twin (%s)" % label, "failed (rc %d): %s" % (run.returncode,
-                                                                                     run.stdout[-300:]), "-")]
+            failed = "failed (rc %d): %s" % (run.returncode, run.stdout[-300:])
+            return [("rolling deploy on the twin (%s)" % label, failed, "-")]
     changed = sorted(h for h, s in report["stats"].items() if s.get("changed") and h != "localhost")
     roles = per_role(report)
     deploy_s = sum(v[0] for v in roles.values())

@@ -146,7 +146,8 @@ class _Fabric:
     def add(self, name):
         """Put ``name`` in the wave (after cut_if_added said it keeps every pair)."""
         checked, trial, groups = self._trial
-        assert checked == name
+        if checked != name:
+            raise AssertionError("add(%r) without cut_if_added(%r) first" % (name, name))
         if self._masks is self._base[1]:
             self._masks, self._group_masks = dict(self._masks), dict(self._group_masks)
         if "top" in trial:
