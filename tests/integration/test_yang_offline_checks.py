@@ -58,7 +58,7 @@ def test_deploy_stops_a_broken_target_before_the_checkpoint(lab_build, tmp_path)
 """ % (lab_build, YANG_MODELS, frr_path))
     proc = playbook("-i", HOST + ",", "-c", "local", str(tmp_path / "play.yml"))
     assert proc.returncode != 0
-    assert "Stop this switch if SONiC would refuse its config" in proc.stdout
+    assert "Read the switch and compare it with its build" in proc.stdout and "fatal: " in proc.stdout
     assert "%s: BUFFER_QUEUE/" % HOST in proc.stdout and "/profile: " in proc.stdout
     assert "egress_lossy_profile" in proc.stdout and "nothing was changed on %s" % HOST in proc.stdout
     assert "checkpoint" not in proc.stdout.lower().replace("before the checkpoint", "")

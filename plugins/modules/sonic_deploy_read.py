@@ -1,0 +1,78 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpucluster.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: sonic_deploy_read
+short_description: Read a SONiC switch once and compare it with its build, for the sonic_deploy role
+version_added: 0.1.0
+description:
+  - An action plugin: it runs on the controller and sends the switch one command line through the connection, as
+    C(ansible.builtin.raw) does (no Python starts on the switch). Its sections are separated by marker lines
+    carrying each command's exit status.
+  - With I(mode=pending) it reads C(show runningconfiguration all) and the installed frr.conf's checksum, and
+    returns C(fabric_deploy_pending), whether the switch differs from its build (deploy.yml's first pass).
+  - With I(mode=full) it also reads frr.conf whole (kept to restore it on rollback), C(/etc/sonic/sonic_version.yml)
+    and the BGP summary before the change, and it works out, on the controller, everything the role decided in
+    separate tasks before; the target config_db (what C(config replace) is given), whether config_db and
+    frr.conf differ, the offline check against SONiC's YANG models and what the Generic Config Updater would
+    refuse (the switch is then left unchanged, and the task fails naming each refusal).
+  - Changes nothing. In check mode it reports C(changed) when the switch differs, and with C(--diff) it shows the
+    config_db and frr.conf differences.
+options:
+  build_root:
+    description: The cluster's build directory (C(devices/<host>/structured.yml), C(frr.conf), C(config_db.json)).
+    type: path
+    required: true
+  mode:
+    description: C(pending) (does the switch differ?) or C(full) (everything a deploy of it needs).
+    type: str
+    choices: [pending, full]
+    default: full
+  config_db:
+    description: Whether config_db is compared and pushed (C(sonic_deploy_config_db)).
+    type: bool
+    default: true
+  frr_conf_path:
+    description: Where frr.conf is installed on the switch.
+    type: str
+    required: true
+  vtysh_command:
+    description: How FRR's vtysh is reached on the switch (I(mode=full) reads the BGP summary with it).
+    type: str
+    default: docker exec bgp vtysh
+  yang_models:
+    description: A directory of SONiC's YANG models; the target is checked against them when given.
+    type: str
+    default: ""
+  gcu_load_tables:
+    description: Tables whose new rows the Generic Config Updater refuses and C(config load) writes first.
+    type: list
+    elements: str
+    default: [PFC_WD]
+  expected_role:
+    description: The role the switch must have in the build (empty for any).
+    type: str
+    default: ""
+author:
+  - gpucluster.fabric contributors (@gpucluster)
+"""
+
+EXAMPLES = r"""
+- name: Read lab-spine01 and compare it with its build
+  gpucluster.fabric.sonic_deploy_read:
+    build_root: build/lab
+    frr_conf_path: /etc/sonic/frr/frr.conf
+"""
+
+RETURN = r"""
+ansible_facts:
+  description:
+    - With I(mode=pending), C(fabric_deploy_pending).
+    - With I(mode=full), the role's facts C(sonic_deploy_config_db) (the value in force), C(sonic_deploy_device), C(sonic_deploy_frr_text), C(sonic_deploy_target),
+      C(sonic_deploy_db_changed), C(sonic_deploy_frr_changed), C(sonic_deploy_frr_installed_sha1),
+      C(sonic_deploy_frr_previous), C(sonic_deploy_gcu), C(sonic_deploy_bgp_before) and C(sonic_deploy_bgp_peers).
+  returned: success
+  type: dict
+"""
