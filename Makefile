@@ -32,7 +32,7 @@ SANITY_SKIP :=
 # (two setups at once would race on the venv and the collection link).
 SETUP ?= setup
 
-.PHONY: setup system-packages collection-link test unit integration awx system system-lab system-other molecule sanity lint \
+.PHONY: setup system-packages collection-link test unit integration awx beside system system-lab system-other molecule sanity lint \
 	demo bench docs golden ee-context clean
 
 setup: system-packages $(VENV)/.stamp collection-link
@@ -84,13 +84,14 @@ collection-link:
 
 # Two chains side by side, each in its listed order: the namespace tiers (system, then molecule), which wait on FRR,
 # lldpd, BGP timers and traffic as much as they compute, and the code tiers (unit, integration, sanity, lint), which
-# mostly compute, then the AWX tier (its twin has namespaces of its own, so it runs beside the system tier). One after another they would need about 57 minutes on a 2-core machine (the tiers summed), side
+# mostly compute, then the AWX tier and the twin tests of BESIDE (their twins have namespaces of their own, so they
+# run beside the system tier). One after another they would need about 57 minutes on a 2-core machine (the tiers summed), side
 # by side about 44 (docs/performance.md, "Test tiers"). The system tier is not split further: a second namespace chain beside the
 # first (system-lab, system-other) measured no faster, the two competing for the same two cores.
 # The namespace tiers' lines are prefixed [twin]; make test fails when either chain fails, after both have ended.
 test: setup
 	@( $(MAKE) --no-print-directory SETUP= system molecule 2>&1 | sed -u 's/^/[twin] /' ) & twin=$$!; \
-	code=0; $(MAKE) --no-print-directory SETUP= unit integration sanity lint awx || code=$$?; \
+	code=0; $(MAKE) --no-print-directory SETUP= unit integration sanity lint awx beside || code=$$?; \
 	wait $$twin || code=$$?; \
 	if [ $$code -ne 0 ]; then echo "make test: failed (see the tier above that failed; [twin] lines are system and molecule)"; fi; \
 	exit $$code
@@ -112,7 +113,13 @@ awx: $(SETUP)
 # reason when not root or when FRR/lldpd are missing.
 # --durations: the slowest tests of the tier in every run's log (docs/performance.md, "Test tiers").
 system: $(SETUP)
-	pytest tests/server tests/twin tests/ztp -q --durations=25
+	pytest tests/server tests/twin tests/ztp $(addprefix --ignore=,$(BESIDE)) -q --durations=25
+
+# Twin tests of clusters of their own that run in the code chain, after the AWX tier, to even out the two chains:
+# the rollout waves on twin-256 under traffic (about 8 minutes).
+BESIDE := tests/twin/test_rollout_waves_twin.py
+beside: $(SETUP)
+	pytest $(BESIDE) -q --durations=5
 
 # The system tier in two parts that can run at once, on a machine with cores to spare: the twin tests of clusters of
 # their own (SYSTEM_OTHER), and the rest, which share the lab twin or the machine's ZTP and server namespaces.

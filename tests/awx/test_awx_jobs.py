@@ -9,7 +9,8 @@ the cluster name `awx`, so that it has namespaces of its own and runs beside the
 inventory source holds the twin's group_vars (those of inventories/lab-twin) and `tenants:` naming the project's
 tenant file, as docs/awx.md says to keep it. No job is given a variable docs/awx.md does not name.
 
-Each template runs twice: the second run changes nothing. Validation sliced 4 ways (a workflow: the sliced collect
+Each template runs twice from this repository, the second run changing nothing; from the user's project each runs
+once (the same playbooks, imported from the installed collection), and the deploy twice. Validation sliced 4 ways (a workflow: the sliced collect
 job, then the check job, facts carried by AWX's fact cache) gives the unsliced run's results, result for result.
 
 Needs root, FRR, lldpd and nftables; skipped with the reason otherwise. Runs beside the system tier (make awx).
@@ -121,32 +122,42 @@ def twice(controller, form, template, **options):
     return first
 
 
+def once(controller, form, template, **options):
+    """Run ``template`` once with ``options``; it passes. Returns the job."""
+    project, inventory, pattern = form
+    job = controller.run(project, inventory, pattern % template, **options)
+    assert job.rc == 0, "%s: %s" % (template, job.tail())
+    return job
+
+
 def run_every_template(controller, form, build_dir, first_form):
-    """docs/awx.md's templates with the options it gives, each twice."""
+    """docs/awx.md's templates with the options it gives: each twice from the first form (the second run changes
+    nothing), once from the other (the same playbooks, found through the installed collection), but the deploy."""
+    run = twice if first_form else once
     servers = [h for h in form[1].hosts() if h.startswith(CLUSTER + "-gpu")]
     spares = form[1].data.get("spare_servers", {}).get("hosts", [])
     assert spares, "the synced inventory has no spare_servers group"
     persistent = {"build_dir": build_dir}
-    twice(controller, form, "plan", extra_vars=persistent)
-    twice(controller, form, "build", extra_vars=persistent)
+    run(controller, form, "plan", extra_vars=persistent)
+    run(controller, form, "build", extra_vars=persistent)
     review = controller.run(form[0], form[1], form[2] % "build", extra_vars=persistent, check=True, diff=True)
     assert review.rc == 0 and review.changed() == [], review.tail()
-    first = twice(controller, form, "tenants")
+    first = run(controller, form, "tenants")
     if first_form:   # the twin booted open: the first tenants job isolates the rail leaves
         assert any("-leaf" in h for h in first.changed()), first.tail()
     review = controller.run(form[0], form[1], form[2] % "deploy", check=True, diff=True)
     assert review.rc == 0, review.tail()   # shows what the deploy will do; the twin's OOB switches boot unstaged
-    twice(controller, form, "deploy")
-    twice(controller, form, "deploy", limit=CLUSTER + "-spine01")
-    job = twice(controller, form, "validate")
+    twice(controller, form, "deploy")   # from both forms: a deploy of an unchanged fabric reports no change
+    run(controller, form, "deploy", limit=CLUSTER + "-spine01")
+    job = run(controller, form, "validate")
     assert "0 FAIL" in job.stdout or "FAIL 0" in job.stdout or '"FAIL": 0' in job.stdout, job.tail()
-    twice(controller, form, "validate", tags="bgp_sessions,cabling")
-    twice(controller, form, "drain", extra_vars={"switch": CLUSTER + "-spine01"})
-    twice(controller, form, "undrain", extra_vars={"switch": CLUSTER + "-spine01"})
+    run(controller, form, "validate", tags="bgp_sessions,cabling")
+    run(controller, form, "drain", extra_vars={"switch": CLUSTER + "-spine01"})
+    run(controller, form, "undrain", extra_vars={"switch": CLUSTER + "-spine01"})
     failed = next(s for s in servers if s not in spares)
     spare = next(s for s in spares if s.split("-gpu")[0] == failed.split("-gpu")[0])
-    twice(controller, form, "spare", extra_vars={"failed": failed, "spare": spare})
-    twice(controller, form, "spare", extra_vars={"failed": failed, "spare": spare, "spare_state": "restored"})
+    run(controller, form, "spare", extra_vars={"failed": failed, "spare": spare})
+    run(controller, form, "spare", extra_vars={"failed": failed, "spare": spare, "spare_state": "restored"})
 
 
 def test_inventory_sync_records_the_spec_and_keeps_the_twins_group_overrides(repo_form):
