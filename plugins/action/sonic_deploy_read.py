@@ -53,8 +53,9 @@ class ActionModule(ActionBase):
             raise StopSwitch("%s: %s: %s" % (host, path, exc))
 
     def _read(self, host, args):
-        from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos.sonic import deploy_read
+        from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos import home
 
+        deploy_read = home("sonic").deploy_read
         full, config_db = args["mode"] == "full", args["config_db"]
         device = self._build(host, args, "structured.yml", yaml.safe_load) or {}
         if full and args["expected_role"] not in ("", device.get("role")):
@@ -113,13 +114,13 @@ class ActionModule(ActionBase):
     def _gcu_plan(host, args, seen, version_text):
         """Which new rows go in with config load first, or, when the Generic Config Updater would refuse the change
         anyway, the switch left as it is, before the drain and the checkpoint (apply.yml)."""
-        from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos.sonic.twin import gcu
+        from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos import home
 
         try:
             version = yaml.safe_load(version_text) if version_text else {}
-            plan = gcu.load_plan(seen["running"], seen["target"], version if isinstance(version, dict) else {},
-                                 list(args["gcu_load_tables"]))
-        except (gcu.GcuError, yaml.YAMLError) as exc:
+            plan = home("sonic").gcu_load_plan(seen["running"], seen["target"],
+                                               version if isinstance(version, dict) else {}, args["gcu_load_tables"])
+        except (ValueError, yaml.YAMLError) as exc:
             raise StopSwitch("%s: %s" % (host, exc))
         if plan["refused"]:
             raise StopSwitch(

@@ -8,14 +8,14 @@ module: sonic_deploy_read
 short_description: Read a SONiC switch once and compare it with its build, for the sonic_deploy role
 version_added: 0.1.0
 description:
-  - An action plugin: it runs on the controller and sends the switch one command line through the connection, as
+  - An action plugin, run on the controller. It sends the switch one command line through the connection, as
     C(ansible.builtin.raw) does (no Python starts on the switch). Its sections are separated by marker lines
     carrying each command's exit status.
   - With I(mode=pending) it reads C(show runningconfiguration all) and the installed frr.conf's checksum, and
     returns C(fabric_deploy_pending), whether the switch differs from its build (deploy.yml's first pass).
   - With I(mode=full) it also reads frr.conf whole (kept to restore it on rollback), C(/etc/sonic/sonic_version.yml)
     and the BGP summary before the change, and it works out, on the controller, everything the role decided in
-    separate tasks before; the target config_db (what C(config replace) is given), whether config_db and
+    separate tasks before, namely the target config_db (what C(config replace) is given), whether config_db and
     frr.conf differ, the offline check against SONiC's YANG models and what the Generic Config Updater would
     refuse (the switch is then left unchanged, and the task fails naming each refusal).
   - Changes nothing. In check mode it reports C(changed) when the switch differs, and with C(--diff) it shows the
@@ -67,12 +67,17 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
-ansible_facts:
-  description:
-    - With I(mode=pending), C(fabric_deploy_pending).
-    - With I(mode=full), the role's facts C(sonic_deploy_config_db) (the value in force), C(sonic_deploy_device), C(sonic_deploy_frr_text), C(sonic_deploy_target),
-      C(sonic_deploy_db_changed), C(sonic_deploy_frr_changed), C(sonic_deploy_frr_installed_sha1),
-      C(sonic_deploy_frr_previous), C(sonic_deploy_gcu), C(sonic_deploy_bgp_before) and C(sonic_deploy_bgp_peers).
+pending:
+  description: Whether the switch differs from its build (config_db or frr.conf).
   returned: success
+  type: bool
+read:
+  description:
+    - With I(mode=full), what the role keeps as its facts, each C(sonic_deploy_<key>).
+    - C(config_db) (the value in force), C(device) (the structured config), C(frr_text), C(target) (the config_db
+      given to C(config replace)), C(db_changed), C(frr_changed), C(frr_installed_sha1), C(frr_previous) (the
+      installed frr.conf, null when there is none), C(gcu) (rows to write with C(config load) first, and their
+      keys), C(bgp_before) (C(show bgp summary json) before the change) and C(bgp_peers) (the BGP neighbours' builds).
+  returned: success, with I(mode=full)
   type: dict
 """

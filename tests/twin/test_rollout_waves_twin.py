@@ -10,7 +10,8 @@ the flow would lose its echoes: the control run shows it does.
   the wave finished; run again, with no state kept, it changes only the failed spine and the waves after it, and
   nothing twice.
 
-Every deploy is limited to the backend's spines and leaves (the OOB and frontend switches play no part in the waves\nunder test). Needs root, FRR and lldpd; skipped otherwise.
+Every deploy is limited to the backend's spines and leaves (the OOB and frontend switches play no part in the waves
+under test). Needs root, FRR and lldpd; skipped otherwise.
 """
 import datetime
 import json

@@ -4,7 +4,8 @@
   rendered as config_db.json and frr.conf
 - schema.py (+ templates/config_db.schema.yml) and yang/: the schema gates (table formats; SONiC YANG)
 - deploy.py: what a deploy sends (the running config_db, without what `show runningconfiguration all` adds to it,
-  with our tables put in); roles/sonic_deploy runs it
+  with our tables put in); deploy_read.py: the deploy's one read of a switch and what it decides from it (action
+  sonic_deploy_read); roles/sonic_deploy runs them
 - collectors.py: the switch's own command output (sonic-cfggen) turned into the neutral facts validation checks
 - tenancy.py: which tenant each port of a running rail leaf is bound to (tenants.yml reads the leaves)
 - ztp.py: ZTP artefacts (ztp.json, the config_db and FRR files it hands out)
@@ -12,6 +13,7 @@
 Neutral code reaches this module through ``nos.home("sonic")``; the names below are the home's interface.
 """
 from . import collectors  # noqa: F401  (interface)
+from . import deploy_read  # noqa: F401  (interface)
 from . import tenancy  # noqa: F401  (interface)
 from .config_db import config_db as native_config  # noqa: F401  (interface)
 from .deploy import running_config_db, target_config  # noqa: F401  (interface)
@@ -52,3 +54,15 @@ def twin_plane():
     it here, through nos.home("sonic"), and loads it only when the twin runs."""
     from .twin import plane
     return plane
+
+
+def gcu_load_plan(running, target, sonic_version, load_tables):
+    """What the Generic Config Updater would refuse of ``target`` over ``running`` on a switch of ``sonic_version``
+    (its sonic_version.yml as data), and which new rows go in first with config load: the model of GCU's
+    field-operation checks that the twin's GCU also runs (twin/gcu.py). Raises ValueError on a release or ASIC it
+    cannot read."""
+    from .twin import gcu
+    try:
+        return gcu.load_plan(running, target, sonic_version, list(load_tables))
+    except gcu.GcuError as exc:
+        raise ValueError(str(exc)) from exc
