@@ -88,3 +88,35 @@ def test_peers_are_the_planned_neighbours_once_each():
                                     {"peer": "spine01", "ip": "c"}, {"ip": "d"}]}}
     assert deploy_read.peer_names(device) == ["spine01", "spine02"]
     assert deploy_read.peer_names({}) == []
+
+
+def push_module():
+    """plugins/action/sonic_deploy_push.py, loaded from its file (its command line is plain shell)."""
+    import importlib.util
+    import os
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "plugins", "action", "sonic_deploy_push.py")
+    spec = importlib.util.spec_from_file_location("gpufabric_sonic_deploy_push", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_push_installs_the_file_then_acts_and_compare_leaves_an_equal_file_alone(tmp_path):
+    push = push_module()
+    part, dest, log = tmp_path / "x.part", tmp_path / "frr.conf", tmp_path / "reloads"
+
+    def run(text, compare, then="echo reload >> %s" % log):
+        part.write_text(text)
+        line = push.command_line(str(part), str(dest), "0640", then, compare)
+        return subprocess.run(["/bin/sh", "-c", line], capture_output=True, text=True, check=False)
+
+    first = run("router bgp 65001\n", compare=False)
+    assert first.returncode == 0 and dest.read_text() == "router bgp 65001\n" and not part.exists()
+    assert oct(dest.stat().st_mode & 0o777) == "0o640" and log.read_text() == "reload\n"
+    same = run("router bgp 65001\n", compare=True)
+    assert push.UNCHANGED in same.stdout and log.read_text() == "reload\n" and not part.exists()
+    other = run("router bgp 65002\n", compare=True)
+    assert push.UNCHANGED not in other.stdout and dest.read_text() == "router bgp 65002\n"
+    assert log.read_text() == "reload\nreload\n"
+    failed = run("router bgp 65003\n", compare=False, then="exit 3")
+    assert failed.returncode == 3 and dest.read_text() == "router bgp 65003\n"   # installed; the step's command failed
