@@ -85,8 +85,8 @@ def test_deploy_decides_per_switch_whether_to_drain(lab_build, tmp_path):
             "lab-r0-leaf02") in out and "-e sonic_deploy_drain=false" in out
     assert "Drain before the change" not in out
     # The three changed in place went on to the reload (which fails here); the refused spine got nothing.
-    assert failed_in(proc.stdout, "Install frr.conf and reload FRR with it") == ["lab-fe-spine01", "lab-r0-leaf01",
-                                                                          "lab-spine02"]
+    failed = failed_in(proc.stdout, "Install frr.conf and reload FRR with it")
+    assert failed == ["lab-fe-spine01", "lab-r0-leaf01", "lab-spine02"]
     assert not (tmp_path / "lab-spine01.frr.conf").exists()
 
 
