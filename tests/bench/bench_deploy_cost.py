@@ -14,32 +14,23 @@ The twin's emulated switch answers in the same time in both, so the difference i
 
 Needs root, FRR, lldpd and git; without them the rows say why and measure nothing.
 """
-import datetime
 import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 
 import yaml
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "plugins", "module_utils"))
-sys.path.insert(0, os.path.join(ROOT, "tests"))   # twin_group_vars
-BIN = os.path.dirname(sys.executable)
+# The root, the import paths, the JSON report's durations and the cosmetic frr.conf drift are the rollout bench's.
+from bench_rollout import BIN, ROOT, _drift, _seconds
+
 BASELINE = "3836727"
 CLUSTER = "dcost"
 SPINE, LEAF = CLUSTER + "-spine01", CLUSTER + "-r0-leaf01"
 PENDING_PLAY = "Find the switches that differ from their build"
 LEAF_PLAY = "Deploy backend leaves, wave by wave"
-COSMETIC = ("log syslog informational\n", "log syslog warnings\n")
 REPEAT = 2
-
-
-def _seconds(duration):
-    parse = datetime.datetime.fromisoformat
-    return (parse(duration["end"].rstrip("Z")) - parse(duration["start"].rstrip("Z"))).total_seconds()
 
 
 def export_baseline(where):
@@ -70,16 +61,6 @@ def cost(report, host, play_name):
     tasks = sum(1 for p in report["plays"] for t in p["tasks"]
                 if host in t["hosts"] and not t["hosts"][host].get("skipped"))
     return seconds, tasks
-
-
-def drift(name):
-    from gpufabric.twin import daemons
-    path = os.path.join(daemons.frr_dir(name), "frr.conf")
-    with open(path) as f:
-        text = f.read()
-    with open(path, "w") as f:
-        f.write(text.replace(*COSMETIC))
-    daemons.frr_reload([name])
 
 
 def bench_deploy_cost():
@@ -120,7 +101,7 @@ def bench_deploy_cost():
                     if proc.returncode != 0 or report["stats"].get(SPINE, {}).get("changed"):
                         return [("unchanged %s (%s)" % (SPINE, label), "failed: %s" % proc.stdout[-300:], "-")]
                     figures[label]["unchanged"].append(cost(report, SPINE, PENDING_PLAY))
-                    drift(LEAF)
+                    _drift([LEAF])
                     proc, report = deploy(tree, collections, inventory, build_dir, "--limit", LEAF)
                     if proc.returncode != 0 or not report["stats"].get(LEAF, {}).get("changed"):
                         return [("changed %s (%s)" % (LEAF, label), "failed: %s" % proc.stdout[-300:], "-")]
