@@ -4,7 +4,7 @@
 """Filter gpucluster.fabric.sonic_running_config_db (documented in sonic_running_config_db.yml)."""
 from __future__ import annotations
 
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos import home
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos_registry import home
 
 
 def sonic_running_config_db(running):

@@ -4,7 +4,7 @@
 """Filter gpucluster.fabric.sonic_target_config (documented in sonic_target_config.yml)."""
 from __future__ import annotations
 
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos import home
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos_registry import home
 
 
 def sonic_target_config(running, rendered):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos import home
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos_registry import home
 
 
 def sonic_yang_problems(config, models_dir, device="config_db"):

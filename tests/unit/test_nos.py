@@ -6,7 +6,7 @@ import os
 import pytest
 import yaml
 
-from gpufabric import nos
+from gpufabric import nos_registry as nos
 from gpufabric.catalog import Catalog
 from gpufabric.errors import SpecError
 from gpufabric.export import hostvars, inventory_groups, nos_group_vars
@@ -134,6 +134,6 @@ def test_a_home_declares_its_own_spec_keys_and_the_spec_schema_loads_no_home():
     field = spec.SPEC.fields["switch_config"].fields["cumulus_release"]
     assert field.default == "5.14" and field.pattern.match("5.10") and not field.pattern.match("4.4")
     code = ("import sys; sys.path.insert(0, %r); import gpufabric.spec; "
-            "print(sorted(m for m in sys.modules if m.startswith('gpufabric.nos.')))" % os.path.dirname(os.path.dirname(nos.__path__[0])))
+            "print(sorted(m for m in sys.modules if m.split('.')[:2] == ['gpufabric', 'nos']))" % os.path.dirname(os.path.dirname(nos.__file__)))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

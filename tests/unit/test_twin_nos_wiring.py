@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from gpufabric import nos
+from gpufabric import nos_registry as nos
 from gpufabric.build import render_all
 from gpufabric.plan import build_plan
 from gpufabric.twin import desired, netns_env
@@ -97,10 +97,10 @@ def test_validation_reads_a_switchs_configuration_from_the_switch_never_the_buil
     source.mkdir()
     assert netns_env.write(str(tmp_path / "lab"), "lab-leaf1", binds=[(str(source), "/etc/nos")], path=["/run/nos/bin"])
     transport = NetnsTransport(lambda host: "/dev/null", env_root=str(tmp_path))
-    text = transport.shell_text("lab-leaf1", Command("config_db", "nos-db --print"))
+    text = transport.shell_text("lab-leaf1", Command("native", "nos-db --print"))
     assert text == "(mount --bind %s /etc/nos || exit 97; PATH=/run/nos/bin:$PATH && export PATH; nos-db --print)" % source
     with pytest.raises(Unavailable, match=r"lab-gpu1 runs no NOS management plane on the twin .*cannot be read"):
-        transport.shell_text("lab-gpu1", Command("config_db", "nos-db --print"))
+        transport.shell_text("lab-gpu1", Command("native", "nos-db --print"))
 
 
 def test_a_switch_namespace_is_what_its_nos_plane_lays_out(lab):

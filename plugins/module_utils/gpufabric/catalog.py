@@ -3,7 +3,7 @@ import re
 
 from .datafiles import load
 from .errors import SpecError
-from .nos import platform
+from .nos_registry import platform
 from .spec import SERVER_MODEL, SWITCH_MODEL
 
 

@@ -2,7 +2,7 @@
 from .datafiles import load
 from .errors import SpecError
 from .inventory_keys import PLUGIN_KEYS
-from .nos import DEFAULT_NOS, names as nos_names, switch_config_keys
+from .nos_registry import DEFAULT_NOS, names as nos_names, switch_config_keys
 from .roles import HOST_KINDS, SWITCH_ROLES
 from .schema_types import (Addr, AsnRange, Bool, Choice, Int, List, MapOf, Net, Num, Optional, Section, Str,
                            json_schema, to_markdown)

@@ -16,7 +16,7 @@ from . import daemons, kernel, network, nftables
 from .vrf import add_vrfs, is_vrf_namespace_of
 from .desired import Twin, TwinError, build_twin, cabled_ports, switch_namespaces   # noqa: F401  (public API)
 from .desired import FRR_DAEMONS, SWITCH_SYSCTLS, Iface, frr_daemons
-from ..nos import home
+from ..nos_registry import home
 from .run import run_many
 from .transport import NetnsTransport
 from ..validate.runner import command_collector, validate
@@ -180,7 +180,7 @@ def _self_applying(twin, boot):
 
 def _planes():
     """The twin planes of every NOS (each knows what of it runs)."""
-    from ..nos import names
+    from ..nos_registry import names
     return [home(n).twin_plane() for n in names()]
 
 

@@ -11,7 +11,7 @@ same data the gpu_server role installs.
 import ipaddress
 
 from ..ipam import fmt
-from ..nos import home
+from ..nos_registry import home
 from . import nftables, vrf
 
 IFNAMSIZ = 15                  # Linux interface names: at most 15 bytes

@@ -9,7 +9,7 @@ Only NOS-neutral code is read here: the structured config is the whole input.
 import re
 
 from ...errors import SpecError
-from .. import DEFAULT_NOS
+from ...nos_registry import DEFAULT_NOS
 
 MGMT_VRF = "mgmt"
 PEER_GROUP = "FABRIC"

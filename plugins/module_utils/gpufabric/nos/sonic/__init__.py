@@ -11,7 +11,10 @@
 
 Neutral code reaches this module through ``nos.home("sonic")``; the names below are the home's interface.
 """
+from ...frr_linux import bgp as bgp_gate  # noqa: F401  (interface: SONiC's BGP is FRR's)
+from ...frr_linux import drain  # noqa: F401  (interface)
 from . import collectors  # noqa: F401  (interface)
+from . import deploy  # noqa: F401  (interface)
 from . import tenancy  # noqa: F401  (interface)
 from .config_db import config_db as native_config  # noqa: F401  (interface)
 from .deploy import running_config_db, target_config  # noqa: F401  (interface)
