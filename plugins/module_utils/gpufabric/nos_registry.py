@@ -1,7 +1,7 @@
 """Network operating systems: which ones the collection speaks, their platform facts, and where their homes are.
 
 A switch runs the NOS its spec role names (`nos:`, default ``sonic``), which its catalog model must
-list. Platform facts (interface naming, management port, loopback/LAG/VLAN names, features) live in
+list. Platform facts (interface naming, management port, loopback/LAG/VLAN names) live in
 ``data/platforms.yml``, keyed by NOS with per-model overrides; this module is the only reader.
 
 It is also the one place that maps a NOS name to its home (``nos/<name>/``, at the top of the package while this
