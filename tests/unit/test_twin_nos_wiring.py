@@ -140,10 +140,9 @@ def test_a_cabled_port_the_rendered_config_lacks_is_refused_in_one_line(lab):
 
 def test_a_self_applying_switch_keeps_its_ports_bridges_and_its_vrf_namespaces_at_a_new_up(tmp_path):
     """A switch whose NOS applies its own configuration (a Cumulus switch of the twin) bridged a tenant VRF's port
-    itself (twin.self_applied_vrfs): the twin's own bring-up neither takes the port out of the bridge nor removes the
+    itself (twin/switch.py, self_applied_vrfs): the twin's own bring-up neither takes the port out of the bridge nor removes the
     VRF's namespace, which the next `up` keeps in the state file for `down`."""
-    from gpufabric import twin
-    from gpufabric.twin import network
+    from gpufabric.twin import lifecycle, network
 
     port = desired.Iface("swp1s0", "veth", None, None, None, False)     # as _self_applying makes it
     have = {"swp1s0": {"kind": "veth", "mtu": 9216, "master": "bswp1s0", "up": True, "addrs": []}}
@@ -159,4 +158,4 @@ def test_a_self_applying_switch_keeps_its_ports_bridges_and_its_vrf_namespaces_a
     wanted.ns("c-r0-leaf01", "backend_leaf").nos_plane = ("cumulus", "5.14", None)
     wanted.ns("s-r0-leaf01", "backend_leaf")
     previous = ["c-r0-leaf01", "c-r0-leaf01-Vrf-alpha", "s-r0-leaf01", "s-r0-leaf01-Vrf-alpha"]
-    assert twin._self_applied_vrf_namespaces(wanted, previous) == ["c-r0-leaf01-Vrf-alpha"]
+    assert lifecycle._self_applied_vrf_namespaces(wanted, previous) == ["c-r0-leaf01-Vrf-alpha"]

@@ -1,6 +1,6 @@
 """What the twin should be: namespaces, links, addresses and daemons, from the plan and the rendered build.
 
-Each switch's NOS is stood in for by its home's twin plane (``nos.home(nos).twin_plane()``, docs/twin.md, "NOS
+Each switch's NOS is stood in for by its home's twin plane (``nos_registry.home(nos).twin_plane()``, docs/twin.md, "NOS
 stand-ins"). A plane that applies its own configuration (``SELF_APPLYING``) gets cables, FRR and lldpd and does the
 rest itself; for any other, the twin builds the namespace from the plane's ``layout`` of the switch's rendered
 configuration (ports with their MTU, addresses and admin state, LAGs, bridges, loopback, management port, port ACLs,

@@ -7,7 +7,7 @@ Cumulus Linux (docs/spectrum-x.md).
 - nvue_client.py, deploy.py: the deploy flow over the NVUE REST API; twin/: the twin's stand-in for that API
 - tenancy.py: which tenant each port of a running rail leaf is bound to (tenants.yml reads the leaves)
 
-Neutral code reaches this module through ``nos.home("cumulus")``; it imports only neutral code.
+Neutral code reaches this module through ``nos_registry.home("cumulus")``; it imports only neutral code.
 """
 from ...frr_linux import bgp as bgp_gate  # noqa: F401  (interface: Cumulus Linux routes with FRR)
 from ...frr_linux import drain  # noqa: F401  (interface: its RUNNING_MARKER tells a drained switch)
@@ -52,6 +52,6 @@ def ztp_config_problems(native_by_host, models_dir):
 
 def twin_plane():
     """The twin's Cumulus switches (twin/plane.py of this home: the NVUE API stand-in of each switch, applying
-    into its namespace): twin/ reaches it here, through nos.home("cumulus"), and loads it only when the twin runs."""
+    into its namespace): twin/ reaches it here, through nos_registry.home("cumulus"), and loads it only when the twin runs."""
     from .twin import plane
     return plane

@@ -13,7 +13,7 @@ anything changes; then the namespace is changed:
   NVUE does on Cumulus;
 - tenant VRFs (``vrf.<name>``, ``interface.<port>.ip.vrf``): as the twin runs any leaf's (twin/vrf.py), a namespace
   per VRF with its own FRR, the port bridged into it with its addresses, the switch's FRR running the translation
-  of the rendered frr.conf (``twin.self_applied_vrfs``);
+  of the rendered frr.conf (``twin.switch.self_applied_vrfs``);
 - ACLs: NVUE's ipv4 ACLs as nftables, the control-plane ACL on the switch's input hook (table
   ``inet gpufabric_cp``), ACLs bound ``inbound`` to ports on each port's ingress hook (table
   ``netdev gpufabric_acl``), rules in rule-number order, first match decides, every rule counted;
@@ -270,16 +270,16 @@ class Applier:
                 "nft": nft_script(config, set(links)), "vrfs": vrf_ports(config, links)}
 
     def _do(self, plan):
-        from .... import twin      # the twin's machinery for tenant VRFs (twin/vrf.py), loaded only by the stand-in
+        from ....twin import switch as twin_switch   # the twin's machinery for tenant VRFs, loaded only by the stand-in
 
         changes = list(plan["changes"])
         if plan["links"]:
             _run(["ip", "-n", self.host, "-batch", "-"], "\n".join(plan["links"]) + "\n", what="ip -batch of the ports")
-        if plan["vrfs"] or twin.has_vrf_namespaces(self.host):
+        if plan["vrfs"] or twin_switch.has_vrf_namespaces(self.host):
             # Tenant VRFs: each in a namespace of its own, its ports bridged into it, FRR translated (docs/twin.md).
             try:
-                done = twin.self_applied_vrfs(self.cluster, self.host, plan["frr"], plan["vrfs"])["changes"]
-            except (twin.TwinError, CommandError) as exc:
+                done = twin_switch.self_applied_vrfs(self.cluster, self.host, plan["frr"], plan["vrfs"])["changes"]
+            except (twin_switch.TwinError, CommandError) as exc:
                 raise SwitchError("tenant VRFs: %s" % exc)
             changes += done
         else:

@@ -10,7 +10,7 @@ with its databases (CONFIG_DB loaded from config_db.json, as at boot) and SONiC'
 
 The redis-server runs in the switch's namespace, so 127.0.0.1:6379 there is the switch's own, as on SONiC.
 
-The twin reaches this module through nos.home("sonic").twin_plane() and asks it (docs/twin.md, "NOS stand-ins"):
+The twin reaches this module through nos_registry.home("sonic").twin_plane() and asks it (docs/twin.md, "NOS stand-ins"):
 SELF_APPLYING (False: the twin builds the namespace from ``layout``), CONFIG_FILE, PORT_PATTERN, REQUIRES,
 ``layout(text)``, ``apply``, ``forget``, ``remove``, ``leftovers``, PlaneError. ``reconcile`` is this plane's own: the
 switch's commands call it when its configuration changed.
@@ -167,8 +167,8 @@ def _apply(state_dir, switches, namespaced):
 
 def reconcile(host, reload_frr=False):
     """A twin switch's orchagent and vrfmgrd, run in the machine's namespaces (cli.py calls it through nsenter): its
-    namespace and its tenant VRFs' made to match its CONFIG_DB and its frr.conf (twin.reconcile_switch)."""
-    from ....twin import reconcile_switch
+    namespace and its tenant VRFs' made to match its CONFIG_DB and its frr.conf (twin/switch.py, reconcile_switch)."""
+    from ....twin.switch import reconcile_switch
     etc = etc_dir(host)
     with open(os.path.join(etc, "gpufabric-twin.json"), encoding="utf-8") as f:
         device = json.load(f)
