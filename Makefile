@@ -148,11 +148,13 @@ sanity: $(SETUP)
 # The layering of the Python library (scripts/check_imports.py): no import cycle between modules or packages, no
 # import up a layer of docs/architecture.md's table, no neutral module importing a NOS home (nos/<name>/) or the
 # twin; no NOS named outside its home (check_nos_names.py); no device command in neutral code
-# (check_neutral_commands.py). One line per offence.
+# (check_neutral_commands.py); no module over 300 lines or function over 60 that docs/architecture.md does not name
+# (check_sizes.py). One line per offence.
 lint: $(SETUP)
 	$(VENV)/bin/python scripts/check_imports.py
 	$(VENV)/bin/python scripts/check_nos_names.py
 	$(VENV)/bin/python scripts/check_neutral_commands.py
+	$(VENV)/bin/python scripts/check_sizes.py
 	@# ansible-lint puts ~/.ansible/collections before the checkout, where Molecule installs its copy of this
 	@# collection: a copy from an earlier run would shadow modules added since. A home of its own under build/.
 	rm -rf build/lint-home && mkdir -p build/lint-home
