@@ -215,8 +215,8 @@ class LayerTable:
     """The layers of docs/architecture.md: ``layers`` [(number, title, [pattern])], ``upward`` {(from, to): why}.
 
     A pattern is a path under gpufabric/ as the table writes it: ``errors`` (a module, or a package and all
-    below it), ``plan/`` (a package and all below it), ``day2/drain.py`` (one module), ``nos/<name>/`` (every
-    NOS home, and the homes' package)."""
+    below it), ``plan/`` (a package and all below it), ``day2/drain.py`` (one module), ``tenants/__init__.py`` (the
+    package's own module only), ``nos/<name>/`` (every NOS home, and the homes' package)."""
 
     def __init__(self, layers, upward):
         self.layers, self.upward = layers, upward
@@ -226,6 +226,8 @@ class LayerTable:
     def _dotted(pattern):
         if pattern == HOMES_PATTERN:
             return ("prefix", "nos")
+        if pattern.endswith("/__init__.py"):
+            return ("exact", pattern[:-len("/__init__.py")].replace("/", "."))
         if pattern.endswith(".py"):
             return ("exact", pattern[:-3].replace("/", "."))
         return ("prefix", pattern.rstrip("/").replace("/", "."))

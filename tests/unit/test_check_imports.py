@@ -96,7 +96,7 @@ LAYERS = """# Architecture
 
 | layer | modules | may import |
 |---|---|---|
-| 1 bottom | `low`, `pkg/base.py` | each other |
+| 1 bottom | `low`, `pkg/base.py`, `low2/__init__.py` | each other |
 | 2 middle | `pkg/`, `mid` | 1 |
 | 3 top | `nos/<name>/`, `top` | 1-2 |
 
@@ -140,6 +140,11 @@ def test_an_import_up_a_layer_fails_unless_the_table_lists_it(tmp_path):
     assert check_imports.offences(_layered(tmp_path, files)) == [
         "plugins/module_utils/gpufabric/low.py:1: low (layer 1) imports mid (layer 2): an import up a layer"]
     assert check_imports.offences(_layered(tmp_path, files, "| `low` | `mid` | a reason |\n")) == []
+    # A package's own module named alone: its other modules are another entry's (here none: they fail).
+    files.update({"low2/__init__.py": "", "low2/sub.py": "from . import x\n"})
+    lines = check_imports.offences(_layered(tmp_path, files, "| `low` | `mid` | a reason |\n"))
+    assert lines == ["plugins/module_utils/gpufabric/low2/sub.py: module low2.sub has no layer in "
+                     "docs/architecture.md (\"Layers\")"]
 
 
 def test_a_listed_upward_import_that_is_gone_or_too_many_fail(tmp_path):
