@@ -43,7 +43,7 @@ ETC_ROOT = "/etc/sonic"
 BIN_DIR = "/run/gpufabric-sonic/bin"
 # Not under /run/gpufabric-twin, whose listing says which twins are up.
 LOCK_FILE = "/run/gpufabric-sonic.lock"
-# frr-reload.py: the bgp container's, which on the twin also gives a leaf's tenant VRFs their namespaces (cli.py).
+# frr-reload.py: the bgp container's, which on the twin also gives a leaf's tenant VRFs their namespaces (orchagent.py).
 COMMANDS = ("config", "show", "sonic-cfggen", "sonic-db-cli", "frr-reload.py")
 # The release whose rules the twin's `config` commands apply (gcu_releases.yml), as SONiC's build_version.
 BUILD_VERSION = "SONiC.202511.0-gpufabric-twin"
@@ -166,7 +166,7 @@ def _apply(state_dir, switches, namespaced):
 
 
 def reconcile(host, reload_frr=False):
-    """A twin switch's orchagent and vrfmgrd, run in the machine's namespaces (cli.py calls it through nsenter): its
+    """A twin switch's orchagent and vrfmgrd, run in the machine's namespaces (orchagent.py calls it through nsenter): its
     namespace and its tenant VRFs' made to match its CONFIG_DB and its frr.conf (twin/switch.py, reconcile_switch)."""
     from ....twin.switch import reconcile_switch
     etc = etc_dir(host)
