@@ -2,7 +2,7 @@
 
 Neutral code assumes none of this. A NOS home whose switches run that stack uses it (its collectors, BGP gate
 reader and drain lines are these), and the GPU servers, which run Linux by design
-(render/linux_host*), are collected through ``host.py``. A home whose NOS reads otherwise (EOS: ``show ... | json``)
+(render/linux_host*), are collected through ``host.py``. A home whose NOS answers otherwise (``show ... | json``, say)
 gives its own (home_contract.py; docs/architecture.md, "The home contract").
 
 - parsers.py: vtysh, lldpcli, ``ip -j``, sysfs and mlnx_qos output as plain data

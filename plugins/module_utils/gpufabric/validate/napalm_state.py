@@ -1,4 +1,4 @@
-"""DeviceState from NAPALM getters, for switches whose NOS has a NAPALM driver (EOS, NX-OS, Junos, IOS-XR...).
+"""DeviceState from NAPALM getters, for switches whose NOS has a NAPALM driver (the host's napalm_driver names it).
 
 napalm is imported only when this collector runs, so the library imports without it. Routes (ECMP),
 a NOS's own QoS source and server sources are not NAPALM getters: those checks SKIP on such devices.
