@@ -312,8 +312,8 @@ def layer_offences(modules, graph, table, rel):
     for module in sorted(modules):
         own = table.layer_of(module) if module else 1  # gpufabric/__init__.py: a docstring, at the bottom
         if own is None:
-            lines.append("%s: module %s has no layer in %s (\"Layers\")" % (rel[module], module or "gpufabric",
-                                                                           LAYERS_DOC))
+            lines.append("%s: module %s has no layer in %s (\"Layers\")"
+                         % (rel[module], module or "gpufabric", LAYERS_DOC))
             continue
         for target, lineno in sorted(graph[module].items()):
             other = table.layer_of(target)

@@ -5,8 +5,9 @@ switch originates its own networks and summaries, no more-specific route leaks p
 and from every required neighbour it has received at least what that neighbour originates by plan.
 What the switch says is read by its NOS's home (``bgp_gate`` of the home: ``GATE_COMMANDS``, what the deploy role runs
 in one call; ``observe(text)``, its output as the facts below; ``sessions(text)``, each peer's state from the first
-command alone), so this module reads no NOS's output (a home whose switches run FRR gives frr_linux/bgp.py). The facts: ``{"peers": {address: {"state", "prefixes_received"}}, "routes": {prefix: [path]}}``, a path
-being ``{"valid", "best", "suppressed", "peerId"}`` (the neighbour it came from; absent for the switch's own).
+command alone), so this module reads no NOS's output (a home whose switches run FRR gives frr_linux/bgp.py).
+The facts: ``{"peers": {address: {"state", "prefixes_received"}}, "routes": {prefix: [path]}}``, a path being
+``{"valid", "best", "suppressed", "peerId"}`` (the neighbour it came from; absent for the switch's own).
 """
 import ipaddress
 

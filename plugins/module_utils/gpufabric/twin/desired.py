@@ -17,6 +17,7 @@ from .model import (FRR_DAEMONS, IFNAMSIZ, OOB_BRIDGE, SWITCH_SYSCTLS, Iface, Na
                     TwinError, frr_daemons)
 from .servers import server_namespace
 
+
 def _master(port, members, masters):
     """The bridge a switch port joins. This kernel has no bonding driver, so a LAG is its first
     member port: that one joins the LAG's VLAN, the others stay up, unbridged (a LAG with one

@@ -18,6 +18,7 @@ from ..device_command import Command, CommandFailed, Unavailable
 from ..frr_linux import host as linux_host
 from . import probe as probe_script
 
+
 class DeviceState:
     __slots__ = ("name", "role", "lldp", "bgp", "routes", "interfaces", "addrs", "rules", "route_tables",
                  "qos", "nic_qos", "optics", "reach", "errors", "unavailable", "virtual", "seconds")

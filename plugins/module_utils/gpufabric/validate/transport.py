@@ -16,6 +16,7 @@ from ..device_command import Command, CommandFailed, Unavailable, Unreachable  #
 from ..frr_linux import host as linux_host
 from ..nos_registry import home
 
+
 def run_argv(argv, timeout):
     """The standard output of ``argv``; CommandFailed (Unreachable for ssh's or ip netns's own failure) else."""
     try:

@@ -7,7 +7,6 @@ ROOT_OBJECTS = ("acl", "bridge", "evpn", "interface", "maintenance", "mlag", "nv
                 "service", "system", "vrf")
 
 
-
 def _subtree(tree, keys):
     for key in keys:
         if not isinstance(tree, dict) or key not in tree:
