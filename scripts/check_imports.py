@@ -220,7 +220,7 @@ class LayerTable:
 
     def __init__(self, layers, upward):
         self.layers, self.upward = layers, upward
-        self._patterns = [(self._dotted(p), number) for number, _, patterns in layers for p in patterns]
+        self._patterns = [(self._dotted(p), number) for number, _title, patterns in layers for p in patterns]
 
     @staticmethod
     def _dotted(pattern):
@@ -269,7 +269,7 @@ def _tables(lines):
                 current = []
             current.append(_cells(line))
         elif current is not None:
-            tables.append([row for row in current[2:]])
+            tables.append(current[2:])
             current = None
     return tables
 
@@ -303,7 +303,7 @@ def read_layer_table(root):
 
 def layer_offences(modules, graph, table, rel):
     lines = []
-    numbers = [number for number, _, _ in table.layers]
+    numbers = [layer[0] for layer in table.layers]
     if numbers != list(range(1, len(numbers) + 1)):
         lines.append("%s: the layers must be numbered 1, 2, ... from the bottom, not %s" % (LAYERS_DOC, numbers))
     if len(table.upward) > MAX_UPWARD:

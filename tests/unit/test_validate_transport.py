@@ -6,7 +6,8 @@ import stat
 import pytest
 
 from gpufabric.validate.state import collect_commands
-from gpufabric.validate.transport import (Command, CommandFailed, SshTransport, Unavailable, batch_script,
+from gpufabric.device_command import Command
+from gpufabric.validate.transport import (CommandFailed, SshTransport, Unavailable, batch_script,
                                           split_batch)
 
 SCRIPTS = ["printf 'a\\nb\\n'", "echo oops >&2; exit 3", "printf 'no newline'", "# only a comment",

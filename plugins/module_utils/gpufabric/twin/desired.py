@@ -13,8 +13,7 @@ import ipaddress
 from ..ipam import fmt
 from ..nos_registry import home
 from . import nftables, vrf
-from .model import (FRR_DAEMONS, IFNAMSIZ, OOB_BRIDGE, SWITCH_SYSCTLS, Iface, Namespace, Twin,  # noqa: F401
-                    TwinError, frr_daemons)
+from .model import FRR_DAEMONS, OOB_BRIDGE, SWITCH_SYSCTLS, Iface, Twin, TwinError, frr_daemons
 from .servers import server_namespace
 
 

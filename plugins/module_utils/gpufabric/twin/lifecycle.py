@@ -8,7 +8,7 @@ import time
 from ..nos_registry import home, names as nos_names
 from ..validate.runner import command_collector, validate
 from . import daemons, network, nftables
-from .desired import TwinError
+from .model import TwinError
 from .run import run_many
 from .state import (LLDPD_CHROOT, NEIGH_SAVED, STATE_ROOT, raise_neigh_limits, read_state, restore_neigh_limits,
                     state_dir, twin_lldp_socket, write_state)

@@ -6,7 +6,8 @@ import time
 
 from ..nos_registry import home
 from . import daemons, network
-from .desired import FRR_DAEMONS, SWITCH_SYSCTLS, Iface, Twin, TwinError, frr_daemons, switch_namespaces
+from .desired import switch_namespaces
+from .model import FRR_DAEMONS, SWITCH_SYSCTLS, Iface, Twin, TwinError, frr_daemons
 from .lifecycle import apply_port_acls, preflight, remove_namespaces, wait_converged
 from .run import run_many
 from .state import read_state, update_switch_state

@@ -12,7 +12,7 @@ import secrets
 import shlex
 import subprocess
 
-from ..device_command import Command, CommandFailed, Unavailable, Unreachable  # noqa: F401  (the transports' words)
+from ..device_command import CommandFailed, Unavailable, Unreachable
 from ..frr_linux import host as linux_host
 from ..nos_registry import home
 
