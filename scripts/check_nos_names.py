@@ -1,6 +1,6 @@
 """No network OS is named outside its home: the text of plugins/, roles/ and playbooks/ checked.
 
-A NOS is a key of ``HOMES`` in plugins/module_utils/gpufabric/nos/__init__.py (read from its AST, so a new
+A NOS is a key of ``HOMES`` in plugins/module_utils/gpufabric/nos_registry.py (read from its AST, so a new
 home is checked the moment it is registered). The home of NOS ``x`` is
 - ``plugins/module_utils/gpufabric/nos/x/`` (its Python home: renderer, schema gate, deploy, collectors, ZTP,
   twin stand-in), and
@@ -9,7 +9,7 @@ home is checked the moment it is registered). The home of NOS ``x`` is
 Anywhere else, a NOS name (case-insensitive, not preceded by a letter: "sonic", "/etc/sonic", "SONiC's") is an
 offence unless the file is in ``ALLOWED`` below, each entry with the reason it may. A home naming another NOS
 is an offence too. An ``ALLOWED`` entry that no longer names any NOS is reported as stale, so the list only
-shrinks. Neutral code that needs a NOS asks ``nos.home(name)``; neutral text says "the NOS" or points at
+shrinks. Neutral code that needs a NOS asks ``nos_registry.home(name)``; neutral text says "the NOS" or points at
 docs/architecture.md.
 
 Usage: python scripts/check_nos_names.py [root]   (root defaults to this checkout; `make lint` runs it)
@@ -23,13 +23,13 @@ import check_imports  # the same report format and exit code (scripts/ is first 
 
 SCANNED = ("plugins", "roles", "playbooks")
 NOS_PACKAGE = "plugins/module_utils/gpufabric/nos/"
-REGISTRY = NOS_PACKAGE + "__init__.py"
+REGISTRY = "plugins/module_utils/gpufabric/nos_registry.py"
 
 # path (a file, or a directory ending in "/") -> why it may name a NOS. Keep it short: each entry is a
 # place where neutral code still knows a NOS by name.
 ALLOWED = {
     REGISTRY: "the one place that maps a NOS name to its home (HOMES, DEFAULT_NOS)",
-    NOS_PACKAGE + "platforms.yml": "the platform facts, keyed by NOS",
+    "plugins/module_utils/gpufabric/data/platforms.yml": "the platform facts, keyed by NOS",
     "plugins/module_utils/gpufabric/data/hardware.yml": "which NOSes a switch model runs (`nos:` lists) and "
                                                         "whose platform files its port names follow",
 }

@@ -7,7 +7,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "plugins", "module_utils"))
 
-from gpufabric.export import write_atomic  # noqa: E402
+from gpufabric.files import write_atomic  # noqa: E402
 from gpufabric.spec import reference_json_schema, reference_markdown  # noqa: E402
 
 SCHEMA_PATH = os.path.join(ROOT, "docs", "topology.schema.json")

@@ -168,7 +168,7 @@ class ActionModule(ActionBase):
     def _bgp_gate(self, host, args):
         """The gate deploy.deploy asks after the apply, or None when the switch has no planned BGP neighbour. What it
         requires is decided from the sessions before the change (bgp_gate.required_sessions)."""
-        from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric import bgp_gate
+        from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.frr_linux import bgp as bgp_gate
 
         device = args.get("device") or {}
         planned = [n["ip"] for n in (device.get("bgp") or {}).get("neighbors", ())]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.build import switch_files
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.day2 import drain
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos import home, nos_of
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos_registry import home, nos_of
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.specfile import plan_for_task
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.structured import structured_configs
 from ansible_collections.gpucluster.fabric.plugins.plugin_utils.planned_action import PlannedAction
@@ -55,13 +55,14 @@ class ActionModule(PlannedAction):
         (drained, spec), (undrained, _spec) = (self._switch_config(args, task_vars, key, switch)
                                                for key in ("drain", "undrain"))
         target, before = (drained, undrained) if state == "drained" else (undrained, drained)
+        nos_home = home(nos_of(target))
+        # The lines that shift traffic on the running switch, and the line showing it is drained: its NOS's.
         result.update(changed=False, switch=switch, state=state, costs=warnings, confirm_needed=confirm_needed,
-                      commands=drain.vtysh_commands(target["bgp"], drain=state == "drained"),
+                      commands=nos_home.drain.commands(target["bgp"], drain=state == "drained"),
                       neighbours=drain.neighbours(base, switch), kept_drained=sorted(kept),
-                      network=base.device(switch).role.split("_")[0], marker=drain.RUNNING_MARKER,
+                      network=base.device(switch).role.split("_")[0], marker=nos_home.drain.RUNNING_MARKER,
                       cluster=base.summary["cluster"],
                       sessions=[n["ip"] for n in target["bgp"]["neighbors"]])
-        nos_home = home(nos_of(target))
         if getattr(nos_home, "frr_conf", None) is not None:
             result.update(frr_conf=nos_home.frr_conf(target), frr_conf_before=nos_home.frr_conf(before))
         if native:

@@ -53,7 +53,7 @@ class ActionModule(ActionBase):
             raise StopSwitch("%s: %s: %s" % (host, path, exc))
 
     def _read(self, host, args):
-        from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos import home
+        from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos_registry import home
 
         deploy_read = home("sonic").deploy_read
         full, config_db = args["mode"] == "full", args["config_db"]
@@ -100,7 +100,7 @@ class ActionModule(ActionBase):
         config_db alone), on the controller, before anything touches the switch."""
         if not args["yang_models"]:
             return
-        from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos import home
+        from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos_registry import home
 
         try:
             problems = home("sonic").yang_problems(seen["target"] if args["config_db"] else rendered,
@@ -114,7 +114,7 @@ class ActionModule(ActionBase):
     def _gcu_plan(host, args, seen, version_text):
         """Which new rows go in with config load first, or, when the Generic Config Updater would refuse the change
         anyway, the switch left as it is, before the drain and the checkpoint (apply.yml)."""
-        from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos import home
+        from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos_registry import home
 
         try:
             version = yaml.safe_load(version_text) if version_text else {}

@@ -58,7 +58,7 @@ def _readings(plan, hostvars, name):
     """{leaf: {"acl": {port: tenant}, "vrf": {port: tenant}}} from the running config each rail leaf registered
     as ``name`` (the play's read task), turned into tenants by the leaf's NOS home."""
     from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.errors import SpecError
-    from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos import home
+    from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos_registry import home
 
     out = {}
     for dev in plan.by_role("backend_leaf"):

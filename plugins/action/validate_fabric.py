@@ -92,7 +92,7 @@ class ActionModule(PlannedAction):
         def collect(dev, sources, expect):
             if self._transport_of(dev.name, hostvars, default) != "napalm":
                 return commands(dev, sources, expect)
-            return collect_napalm(dev.name, dev.role, sources, _var(hostvars, dev.name, "napalm_driver", "eos"),
+            return collect_napalm(dev.name, dev.role, sources, _var(hostvars, dev.name, "napalm_driver"),
                                   _var(hostvars, dev.name, "ansible_host", dev.name),
                                   _var(hostvars, dev.name, "ansible_user"), _var(hostvars, dev.name, "ansible_password"),
                                   _var(hostvars, dev.name, "napalm_optional_args", {}))

@@ -23,7 +23,8 @@ import pytest
 import yaml
 
 from gpufabric import build, specfile, twin
-from gpufabric.day2 import drain, rollout
+from gpufabric.day2 import rollout
+from gpufabric.frr_linux import drain
 from gpufabric.plan import build_plan
 from gpufabric.twin import daemons
 from gpufabric.twin.traffic import cross_su_pairs, loss_flow

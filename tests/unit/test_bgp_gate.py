@@ -1,4 +1,4 @@
-"""The deploy's BGP gate on FRR JSON: sessions, own announcements, leaks, prefixes from each neighbour."""
+"""The deploy's BGP gate on FRR JSON (frr_linux/bgp.py over bgp_gate.py): sessions, own announcements, leaks, prefixes from each neighbour."""
 import json
 import os
 
@@ -6,7 +6,7 @@ import pytest
 import yaml
 from conftest import load_example
 
-from gpufabric.bgp_gate import deploy_gate, json_documents, problems
+from gpufabric.frr_linux.bgp import deploy_gate, json_documents, problems
 from gpufabric.build import render_all
 from gpufabric.plan import build_plan
 
@@ -76,7 +76,7 @@ def test_down_session_and_missing_prefixes_from_a_spine(configs):
 
 
 def test_no_output_is_a_problem_not_a_pass(configs):
-    assert problems("", configs["lab-r0-leaf01"], []) == ["no BGP state: vtysh printed no JSON"]
+    assert problems("", configs["lab-r0-leaf01"], []) == ["no BGP state: the switch printed none the gate can read"]
     first_bring_up = problems(json.dumps({"peers": {}}), configs["lab-r0-leaf01"], [], [], own=False)
     assert first_bring_up == []
 

@@ -1,5 +1,6 @@
 """scripts/check_imports.py: the layering of plugins/module_utils/gpufabric holds, and the checker finds
-what it must (a cycle, even through a function-local import; a neutral module importing a NOS home or the
+what it must (a cycle, even through a function-local import or a module naming its own package; a package
+cycle; an import up a layer of docs/architecture.md's table; a neutral module importing a NOS home or the
 twin; one NOS home importing another)."""
 import os
 import subprocess
@@ -45,7 +46,7 @@ def test_a_neutral_module_importing_a_nos_home_or_the_twin_is_found(tmp_path):
     lines = check_imports.offences(root)
     assert lines == [
         "plugins/module_utils/gpufabric/build.py:1: neutral module build imports the NOS home nos.sonic.render;"
-        " go through nos.home()",
+        " go through nos_registry.home()",
         "plugins/module_utils/gpufabric/nos/cumulus/__init__.py:1: NOS home nos.cumulus imports another NOS home"
         " nos.sonic.render",
         "plugins/module_utils/gpufabric/validate/transport.py:1: validate.transport imports the twin (twin); pass"
@@ -56,17 +57,110 @@ def test_a_neutral_module_importing_a_nos_home_or_the_twin_is_found(tmp_path):
     assert proc.returncode == 1 and proc.stdout.splitlines() == lines
 
 
-def test_a_package_cycle_is_found_and_a_known_one_that_is_gone_is_stale(tmp_path, monkeypatch):
+def test_a_package_cycle_is_found(tmp_path):
     # No module cycle (p.a -> q.b -> p.c), but the packages p and q import each other.
     files = {"p/__init__.py": "", "p/a.py": "from ..q import b\n", "p/c.py": "", "q/__init__.py": "",
              "q/b.py": "def f():\n    from ..p import c\n"}
     root = _tree(tmp_path, files)
-    monkeypatch.setattr(check_imports, "KNOWN_PACKAGE_CYCLES", {})
     assert check_imports.offences(root) == [
         "package cycle between p, q (plugins/module_utils/gpufabric/p/a.py:1 -> q.b; "
         "plugins/module_utils/gpufabric/q/b.py:2 -> p.c)"]
-    monkeypatch.setattr(check_imports, "KNOWN_PACKAGE_CYCLES", {("p", "q"): "to be split"})
-    assert check_imports.offences(root) == []
-    tmp_path.joinpath("plugins", "module_utils", "gpufabric", "q", "b.py").write_text("def f():\n    pass\n")
-    assert check_imports.offences(root) == [
-        "package cycle p, q is gone: remove it from KNOWN_PACKAGE_CYCLES in scripts/check_imports.py"]
+
+
+def test_each_home_is_a_package_of_its_own(tmp_path):
+    # nos.a -> x -> nos.b is no cycle: the homes are two packages, not one nos/.
+    files = {"nos/__init__.py": "", "nos/a/__init__.py": "from ...x import f\n", "nos/b/__init__.py": "",
+             "x.py": "def f():\n    import importlib\n"}
+    assert check_imports.offences(_tree(tmp_path, files)) == []
+    files["x.py"] = "from .nos.b import g\n"
+    lines = check_imports.offences(_tree(tmp_path, files))
+    assert lines == ["plugins/module_utils/gpufabric/x.py:1: neutral module x imports the NOS home nos.b;"
+                     " go through nos_registry.home()"]
+
+
+def test_a_module_naming_its_own_package_that_imports_it_is_a_cycle(tmp_path):
+    # As nos/cumulus/ztp.py took FILE from its package while the package imported ztp.
+    files = {"h/__init__.py": "from .ztp import files\nFILE = 'a'\n", "h/ztp.py": "from . import FILE\n"}
+    (line,) = check_imports.offences(_tree(tmp_path, files))
+    assert line == ("import cycle between h, h.ztp (plugins/module_utils/gpufabric/h/__init__.py:1 -> h.ztp; "
+                    "plugins/module_utils/gpufabric/h/ztp.py:1 -> h)")
+    # A package importing its modules is no cycle by itself: Python runs the package first for every module.
+    files["h/ztp.py"] = "from .render import FILE\n"
+    files["h/render.py"] = "FILE = 'a'\n"
+    assert check_imports.offences(_tree(tmp_path, files)) == []
+
+
+LAYERS = """# Architecture
+
+## Layers
+
+| layer | modules | may import |
+|---|---|---|
+| 1 bottom | `low`, `pkg/base.py`, `low2/__init__.py` | each other |
+| 2 middle | `pkg/`, `mid` | 1 |
+| 3 top | `nos/<name>/`, `top` | 1-2 |
+
+Upward imports:
+
+| from | to | why |
+|---|---|---|
+%s
+## Next
+"""
+
+
+def _layered(tmp_path, files, upward=""):
+    root = _tree(tmp_path, files)
+    tmp_path.joinpath("docs").mkdir(exist_ok=True)
+    tmp_path.joinpath("docs", "architecture.md").write_text(LAYERS % upward)
+    return root
+
+
+def test_the_layer_table_is_read_from_the_architecture_document():
+    table = check_imports.read_layer_table(ROOT)
+    numbers = [layer[0] for layer in table.layers]
+    assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) <= 9
+    assert len(table.upward) <= check_imports.MAX_UPWARD
+    assert table.layer_of("nos_registry") == 1 and table.layer_of("nos.sonic.render") == numbers[-1]
+    assert table.layer_of("structured.server") < table.layer_of("validate.report") < table.layer_of("twin")
+
+
+def test_an_import_up_a_layer_fails_unless_the_table_lists_it(tmp_path):
+    files = {"low.py": "", "mid.py": "from .low import a\n", "top.py": "from .mid import b\n",
+             "pkg/__init__.py": "", "pkg/base.py": "from ..low import c\n", "pkg/more.py": "from . import base\n",
+             "nos/__init__.py": "", "nos/x/__init__.py": "from ...top import d\n"}
+    assert check_imports.offences(_layered(tmp_path, files)) == []
+    # pkg/base.py is layer 1, but importing it runs pkg/__init__.py (layer 2).
+    files["low.py"] = "def f():\n    from .pkg import base\n"
+    files["pkg/base.py"] = ""
+    assert check_imports.offences(_layered(tmp_path, files)) == [
+        "plugins/module_utils/gpufabric/low.py:2: low (layer 1) imports pkg (layer 2): an import up a layer"]
+    files["low.py"] = "from .mid import e\n"
+    files["mid.py"] = ""
+    assert check_imports.offences(_layered(tmp_path, files)) == [
+        "plugins/module_utils/gpufabric/low.py:1: low (layer 1) imports mid (layer 2): an import up a layer"]
+    assert check_imports.offences(_layered(tmp_path, files, "| `low` | `mid` | a reason |\n")) == []
+    # A package's own module named alone: its other modules are another entry's (here none: they fail).
+    files.update({"low2/__init__.py": "", "low2/sub.py": "from . import x\n"})
+    lines = check_imports.offences(_layered(tmp_path, files, "| `low` | `mid` | a reason |\n"))
+    assert lines == ["plugins/module_utils/gpufabric/low2/sub.py: module low2.sub has no layer in "
+                     "docs/architecture.md (\"Layers\")"]
+
+
+def test_a_listed_upward_import_that_is_gone_or_too_many_fail(tmp_path):
+    files = {"low.py": "", "mid.py": "", "top.py": "", "pkg/__init__.py": "", "pkg/base.py": ""}
+    assert check_imports.offences(_layered(tmp_path, files, "| `low` | `mid` | a reason |\n")) == [
+        "docs/architecture.md: the upward import low -> mid no longer happens: remove it from the table"]
+    files["low.py"] = "from . import mid, top\nfrom .pkg import more\n"
+    files["pkg/more.py"] = ""
+    files["mid.py"] = "from . import top\n"
+    rows = "".join("| `%s` | `%s` | why |\n" % pair
+                   for pair in [("low", "mid"), ("low", "top"), ("low", "pkg/"), ("mid", "top")])
+    assert check_imports.offences(_layered(tmp_path, files, rows)) == [
+        "docs/architecture.md: 4 upward imports listed; at most 3"]
+
+
+def test_a_module_no_layer_names_fails(tmp_path):
+    files = {"low.py": "", "mid.py": "", "top.py": "", "stray.py": ""}
+    assert check_imports.offences(_layered(tmp_path, files)) == [
+        "plugins/module_utils/gpufabric/stray.py: module stray has no layer in docs/architecture.md (\"Layers\")"]

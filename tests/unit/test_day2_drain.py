@@ -7,6 +7,7 @@ from validate_helpers import collector_of, healthy_states
 
 from gpufabric.day2 import drain
 from gpufabric.errors import SpecError
+from gpufabric.frr_linux import drain as frr_drain
 from gpufabric.plan import build_plan
 from gpufabric.nos.sonic.render import frr_conf
 from gpufabric.structured import structured_configs
@@ -34,7 +35,7 @@ def test_only_the_drained_switch_changes(lab_raw):
 def test_drained_frr_conf_holds_the_vtysh_drain_lines(lab_raw):
     cfg = structured_configs(plan_with(lab_raw, ["lab-spine02"]))["lab-spine02"]
     text = [line.strip() for line in frr_conf(cfg).splitlines()]
-    for command in drain.vtysh_commands(cfg["bgp"]):
+    for command in frr_drain.commands(cfg["bgp"]):
         if command not in ("configure terminal", "end"):
             assert command in text, command
     plain = structured_configs(build_plan(lab_raw))["lab-spine02"]
@@ -43,7 +44,7 @@ def test_drained_frr_conf_holds_the_vtysh_drain_lines(lab_raw):
 
 def test_undrain_commands_remove_what_drain_adds(lab_raw):
     bgp = structured_configs(build_plan(lab_raw))["lab-spine01"]["bgp"]
-    off = drain.vtysh_commands(bgp, drain=False)
+    off = frr_drain.commands(bgp, drain=False)
     assert "no neighbor FABRIC route-map GPUFABRIC_DRAIN out" in off and "no route-map GPUFABRIC_DRAIN" in off
     assert off.index("no neighbor FABRIC route-map GPUFABRIC_DRAIN out") < off.index("no route-map GPUFABRIC_DRAIN")
 

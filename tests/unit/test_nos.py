@@ -6,7 +6,7 @@ import os
 import pytest
 import yaml
 
-from gpufabric import nos
+from gpufabric import nos_registry as nos
 from gpufabric.catalog import Catalog
 from gpufabric.errors import SpecError
 from gpufabric.export import hostvars, inventory_groups, nos_group_vars
@@ -134,6 +134,25 @@ def test_a_home_declares_its_own_spec_keys_and_the_spec_schema_loads_no_home():
     field = spec.SPEC.fields["switch_config"].fields["cumulus_release"]
     assert field.default == "5.14" and field.pattern.match("5.10") and not field.pattern.match("4.4")
     code = ("import sys; sys.path.insert(0, %r); import gpufabric.spec; "
-            "print(sorted(m for m in sys.modules if m.startswith('gpufabric.nos.')))" % os.path.dirname(os.path.dirname(nos.__path__[0])))
+            "print(sorted(m for m in sys.modules if m.split('.')[:2] == ['gpufabric', 'nos']))" % os.path.dirname(os.path.dirname(nos.__file__)))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_every_platform_fact_is_read_by_some_code():
+    """data/platforms.yml holds facts the code reads, no wish list (``features`` was one nothing read)."""
+    import glob
+    with open(os.path.join(os.path.dirname(nos.__file__), "data", "platforms.yml")) as f:
+        data = yaml.safe_load(f)
+    keys = set()
+    for entry in data.values():
+        keys |= set(entry) - {"description", "default", "models"}
+        for facts in [entry["default"]] + list((entry.get("models") or {}).values()):
+            keys |= set(facts)
+    plugins = os.path.dirname(os.path.dirname(os.path.dirname(nos.__file__)))
+    code = ""
+    for path in glob.glob(os.path.join(plugins, "**", "*.py"), recursive=True):
+        with open(path, encoding="utf-8") as f:
+            code += f.read()
+    unread = sorted(k for k in keys if '"%s"' % k not in code and "'%s'" % k not in code)
+    assert unread == []

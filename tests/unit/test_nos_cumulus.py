@@ -85,16 +85,16 @@ def test_roce_is_lossless_and_agrees_with_the_servers_nics():
     qos = _set(cumulus.documents(cfg))["qos"]
     nic = roce_settings(FabricContext(plan).qos)
     assert qos["roce"] == {"enable": "on", "mode": "lossless"}
-    mapping = qos["mapping"][cumulus.nvue.QOS_PROFILE]
+    mapping = qos["mapping"][cumulus.nvue_qos.QOS_PROFILE]
     assert mapping["trust"] == "l3"
     assert len(mapping["dscp"]) == 64
     assert mapping["dscp"][str(nic["dscp"])]["switch-priority"] == nic["lossless_priority"]
     assert mapping["dscp"][str(nic["cnp_dscp"])]["switch-priority"] == nic["cnp_priority"]
     assert mapping["dscp"]["24"]["switch-priority"] == 0  # Cumulus' own default would say 3
-    assert list(qos["pfc"][cumulus.nvue.QOS_PROFILE]["switch-priority"]) == [str(p) for p in nic["pfc_priorities"]]
-    ecn = qos["congestion-control"][cumulus.nvue.QOS_PROFILE]["traffic-class"]
+    assert list(qos["pfc"][cumulus.nvue_qos.QOS_PROFILE]["switch-priority"]) == [str(p) for p in nic["pfc_priorities"]]
+    ecn = qos["congestion-control"][cumulus.nvue_qos.QOS_PROFILE]["traffic-class"]
     assert list(ecn) == [str(p) for p in nic["ecn_priorities"]]
-    sched = qos["egress-scheduler"][cumulus.nvue.QOS_PROFILE]["traffic-class"]
+    sched = qos["egress-scheduler"][cumulus.nvue_qos.QOS_PROFILE]["traffic-class"]
     assert sched[str(nic["cnp_priority"])] == {"mode": "strict"}
     assert qos["pfc-watchdog"] == {"polling-interval": 100, "robustness": 2}
     backend_ports = set(cfg["qos"]["interfaces"])
@@ -522,7 +522,7 @@ def test_bluefield3_servers_get_the_same_roce_settings_as_connectx7_plus_nic_mod
     # and the Cumulus leaves carry what the SuperNICs are set to
     cfgs = structured_configs(plan)
     leaf = next(c for c in cfgs.values() if c["role"] == "backend_leaf")
-    mapping = _set(cumulus.documents(leaf))["qos"]["mapping"][cumulus.nvue.QOS_PROFILE]["dscp"]
+    mapping = _set(cumulus.documents(leaf))["qos"]["mapping"][cumulus.nvue_qos.QOS_PROFILE]["dscp"]
     roce = next(iter(servers.values()))["roce"]
     assert mapping[str(roce["dscp"])] == {"switch-priority": roce["lossless_priority"]}
     assert mapping[str(roce["cnp_dscp"])] == {"switch-priority": roce["cnp_priority"]}

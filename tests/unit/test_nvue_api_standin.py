@@ -13,7 +13,7 @@ import yaml
 
 from gpufabric.nos.cumulus import deploy as cumulus_deploy
 from gpufabric.nos.cumulus.nvue_client import NvueClient, NvueError
-from gpufabric.nos.cumulus.twin import nvue_api
+from gpufabric.nos.cumulus.twin import nvue_api, nvue_http
 
 USER, PASSWORD = "automation", "s3cret-Pw!"
 BASE = {"system": {"hostname": "leaf01", "aaa": {"user": {USER: {"role": "system-admin"}}}},
@@ -40,7 +40,7 @@ def strict_validator(hostname, config):
 
 @pytest.fixture(scope="module")
 def certs(tmp_path_factory):
-    return nvue_api.self_signed_certificate(str(tmp_path_factory.mktemp("certs")))
+    return nvue_http.self_signed_certificate(str(tmp_path_factory.mktemp("certs")))
 
 
 @pytest.fixture
@@ -54,7 +54,7 @@ def standin(certs, tmp_path):
         switch = switch_class("leaf01", {USER: PASSWORD}, **kwargs)
         switch.applied = copy.deepcopy(BASE)
         switch.startup = copy.deepcopy(BASE)
-        server = nvue_api.NvueApiServer(switch, *certs).start()
+        server = nvue_http.NvueApiServer(switch, *certs).start()
         servers.append(server)
         return switch, server
 

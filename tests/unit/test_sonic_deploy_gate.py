@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from gpufabric.bgp_gate import deploy_gate, established_sessions, required_sessions
+from gpufabric.frr_linux.bgp import deploy_gate, established_sessions, required_sessions
 
 
 def _summary(**states):

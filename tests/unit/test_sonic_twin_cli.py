@@ -13,7 +13,7 @@ from conftest import YANG_MODELS, lab_leaf_config_db, needs_sonic_yang
 pytest.importorskip("jsonpatch", reason="the SONiC twin needs jsonpatch (requirements.txt)")
 needs_sonic_yang()
 
-from gpufabric.nos.sonic.twin import cli, redis_db  # noqa: E402
+from gpufabric.nos.sonic.twin import cli, orchagent, redis_db, show  # noqa: E402
 
 if redis_db.missing():
     pytest.skip(redis_db.missing(), allow_module_level=True)
@@ -143,11 +143,11 @@ def test_portsorch_stand_in_sets_admin_state_and_mtu_of_the_cabled_ports_only():
                        "Ethernet32": {"admin_status": "up", "mtu": "9216"}}}     # no cable on the twin
     ip = FakeLinks({"Ethernet0": (True, 9216, None), "Ethernet8": (True, 9216, None),
                     "Ethernet16": (True, 9216, None), "Ethernet24": (True, 9216, "PortChannel1")})
-    assert cli.program_ports(config, ip) == ["Ethernet0 down", "Ethernet8 mtu 9100"]
+    assert orchagent.program_ports(config, ip) == ["Ethernet0 down", "Ethernet8 mtu 9100"]
     assert ip.calls[1:] == [["ip", "link", "set", "dev", "Ethernet0", "down"],
                             ["ip", "link", "set", "dev", "Ethernet8", "mtu", "9100"]]
     ip.links.update(Ethernet0=(False, 9216, None), Ethernet8=(True, 9100, None))
-    assert cli.program_ports(config, ip) == []          # a second pass changes nothing
+    assert orchagent.program_ports(config, ip) == []          # a second pass changes nothing
 
 
 def test_frr_reload_of_a_vrf_leaf_reloads_only_its_frr_conf(switch, tmp_path, monkeypatch):
@@ -161,7 +161,7 @@ def test_frr_reload_of_a_vrf_leaf_reloads_only_its_frr_conf(switch, tmp_path, mo
     monkeypatch.setattr(cli.os, "execv", lambda path, argv: execs.append(argv) or 0)
     conf.write_text("router bgp 64514\nexit\n")
     run_cmd(switch, "frr-reload.py", "--reload", str(conf))
-    assert execs == [[cli.FRR_RELOAD, "--reload", str(conf)]]
+    assert execs == [[orchagent.FRR_RELOAD, "--reload", str(conf)]]
 
 
 RUNNING_CONFIG = "Building configuration...\n\nCurrent configuration:\n!\nfrr version 8.4.4\nrouter bgp 65101\n!\nend\n"
@@ -175,7 +175,7 @@ def fake_vtysh(tmp_path, monkeypatch, exit_code=0):
                          "echo 'Exiting: failed to connect to any daemons.' >&2\n")
                       + "exit %d\n" % exit_code)
     script.chmod(0o755)
-    monkeypatch.setattr(cli, "VTYSH", str(script))
+    monkeypatch.setattr(show, "VTYSH", str(script))
 
 
 def test_show_runningconfiguration_all_adds_frrs_running_config_as_bgpraw(switch, leaf, tmp_path, monkeypatch):

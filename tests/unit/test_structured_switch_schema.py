@@ -5,7 +5,7 @@ import copy
 import pytest
 from conftest import load_example
 
-from gpufabric import nos
+from gpufabric import nos_registry as nos
 from gpufabric.build import renderer
 from gpufabric.plan import build_plan
 from gpufabric.structured import structured_configs

@@ -14,7 +14,7 @@ from gpufabric.nos.sonic.config_db import config_db
 from gpufabric.nos.sonic.schema import check_config_db
 from gpufabric.structured import structured_configs
 from gpufabric.tenants import AssignmentError, attach, load_assignment, parse_assignment, plan_servers
-from gpufabric.tenants.assignment import expand
+from gpufabric.tenant_assignment import expand
 from gpufabric.tenants.change import interim, plan_change
 from gpufabric.tenants.reach import Reach, rail_nics
 from gpufabric.tenants.state import assignment_for, read_running, running_path, write_running

@@ -1,9 +1,9 @@
 """The twin raises the kernel's shared neighbour-table thresholds while it runs and puts them back after the
-last twin is removed (twin/__init__.py, twin/kernel.py); /proc is replaced by a dict here."""
+last twin is removed (twin/state.py, twin/kernel.py); /proc is replaced by a dict here."""
 import os
 
-from gpufabric import twin
 from gpufabric.twin import kernel
+from gpufabric.twin import state as twin
 
 
 class FakeTwin:
@@ -20,12 +20,12 @@ def test_raised_once_and_restored_after_the_last_twin(tmp_path, monkeypatch):
     monkeypatch.setattr(twin, "NEIGH_SAVED", str(tmp_path / "neigh-thresholds.json"))
     before = dict(proc)
     (tmp_path / "lab").mkdir()
-    changes = twin._raise_neigh_limits(FakeTwin())
+    changes = twin.raise_neigh_limits(FakeTwin())
     assert len(changes) == 6 and proc[kernel.PROC % ("ipv4", 3)] == 4 * 4 * 600
-    assert twin._raise_neigh_limits(FakeTwin()) == []             # a second up changes nothing
+    assert twin.raise_neigh_limits(FakeTwin()) == []             # a second up changes nothing
     (tmp_path / "other").mkdir()
     (tmp_path / "lab").rmdir()
-    assert twin._restore_neigh_limits() == []                     # another twin still runs
+    assert twin.restore_neigh_limits() == []                     # another twin still runs
     (tmp_path / "other").rmdir()
-    assert len(twin._restore_neigh_limits()) == 6 and proc == before
+    assert len(twin.restore_neigh_limits()) == 6 and proc == before
     assert not os.path.exists(twin.NEIGH_SAVED)

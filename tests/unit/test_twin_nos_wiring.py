@@ -8,10 +8,10 @@ import os
 
 import pytest
 
-from gpufabric import nos
+from gpufabric import nos_registry as nos
 from gpufabric.build import render_all
 from gpufabric.plan import build_plan
-from gpufabric.twin import desired, netns_env
+from gpufabric.twin import desired, model, netns_env
 from conftest import ROOT, load_example
 
 
@@ -92,15 +92,15 @@ def test_validation_reads_a_switchs_configuration_from_the_switch_never_the_buil
     # The config_db source runs the NOS's own command in the switch's namespace with what its plane gave it (its /etc,
     # its commands); a device whose NOS runs no management plane on the twin cannot be read: Unavailable, a SKIP.
     from gpufabric.twin.transport import NetnsTransport
-    from gpufabric.validate.transport import Command, Unavailable
+    from gpufabric.device_command import Command, Unavailable
     source = tmp_path / "etc-nos"
     source.mkdir()
     assert netns_env.write(str(tmp_path / "lab"), "lab-leaf1", binds=[(str(source), "/etc/nos")], path=["/run/nos/bin"])
     transport = NetnsTransport(lambda host: "/dev/null", env_root=str(tmp_path))
-    text = transport.shell_text("lab-leaf1", Command("config_db", "nos-db --print"))
+    text = transport.shell_text("lab-leaf1", Command("native", "nos-db --print"))
     assert text == "(mount --bind %s /etc/nos || exit 97; PATH=/run/nos/bin:$PATH && export PATH; nos-db --print)" % source
     with pytest.raises(Unavailable, match=r"lab-gpu1 runs no NOS management plane on the twin .*cannot be read"):
-        transport.shell_text("lab-gpu1", Command("config_db", "nos-db --print"))
+        transport.shell_text("lab-gpu1", Command("native", "nos-db --print"))
 
 
 def test_a_switch_namespace_is_what_its_nos_plane_lays_out(lab):
@@ -131,32 +131,31 @@ def test_a_cabled_port_the_rendered_config_lacks_is_refused_in_one_line(lab):
     native = json.loads(files[path])
     del native["PORT"][port]
     broken = dict(files, **{path: json.dumps(native)})
-    with pytest.raises(desired.TwinError, match=r"^%s: port %s is cabled in the plan but missing from its rendered %s$"
+    with pytest.raises(model.TwinError, match=r"^%s: port %s is cabled in the plan but missing from its rendered %s$"
                        % (host, port, plane.CONFIG_FILE)):
         desired.build_twin(plan, broken)
-    with pytest.raises(desired.TwinError, match=r"^%s: no rendered %s in the build" % (host, path)):
+    with pytest.raises(model.TwinError, match=r"^%s: no rendered %s in the build" % (host, path)):
         desired.build_twin(plan, {k: v for k, v in files.items() if k != path})
 
 
 def test_a_self_applying_switch_keeps_its_ports_bridges_and_its_vrf_namespaces_at_a_new_up(tmp_path):
     """A switch whose NOS applies its own configuration (a Cumulus switch of the twin) bridged a tenant VRF's port
-    itself (twin.self_applied_vrfs): the twin's own bring-up neither takes the port out of the bridge nor removes the
+    itself (twin/switch.py, self_applied_vrfs): the twin's own bring-up neither takes the port out of the bridge nor removes the
     VRF's namespace, which the next `up` keeps in the state file for `down`."""
-    from gpufabric import twin
-    from gpufabric.twin import network
+    from gpufabric.twin import lifecycle, network
 
-    port = desired.Iface("swp1s0", "veth", None, None, None, False)     # as _self_applying makes it
+    port = model.Iface("swp1s0", "veth", None, None, None, False)     # as _self_applying makes it
     have = {"swp1s0": {"kind": "veth", "mtu": 9216, "master": "bswp1s0", "up": True, "addrs": []}}
-    ns = desired.Namespace("c-r0-leaf01", "backend_leaf")
+    ns = model.Namespace("c-r0-leaf01", "backend_leaf")
     ns.add(port)
     assert network.namespace_batch(ns, have) == ([], [])
-    laid_out = desired.Namespace("s-r0-leaf01", "backend_leaf")
-    laid_out.add(desired.Iface("Ethernet0", "veth", 9100, ["10.0.0.0/31"]))
+    laid_out = model.Namespace("s-r0-leaf01", "backend_leaf")
+    laid_out.add(model.Iface("Ethernet0", "veth", 9100, ["10.0.0.0/31"]))
     lines, _changes = network.namespace_batch(laid_out, {"Ethernet0": dict(have["swp1s0"], addrs=["10.0.0.0/31"])})
     assert "link set Ethernet0 nomaster" in lines     # a switch the twin lays out gets what its layout says
 
-    wanted = desired.Twin("c")
+    wanted = model.Twin("c")
     wanted.ns("c-r0-leaf01", "backend_leaf").nos_plane = ("cumulus", "5.14", None)
     wanted.ns("s-r0-leaf01", "backend_leaf")
     previous = ["c-r0-leaf01", "c-r0-leaf01-Vrf-alpha", "s-r0-leaf01", "s-r0-leaf01-Vrf-alpha"]
-    assert twin._self_applied_vrf_namespaces(wanted, previous) == ["c-r0-leaf01-Vrf-alpha"]
+    assert lifecycle._self_applied_vrf_namespaces(wanted, previous) == ["c-r0-leaf01-Vrf-alpha"]

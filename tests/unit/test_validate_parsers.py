@@ -5,7 +5,7 @@ import os
 from validate_helpers import ROOT, fixture
 
 from gpufabric.nos.sonic import collectors
-from gpufabric.validate import parsers, state
+from gpufabric.frr_linux import host, parsers
 from gpufabric.validate.transport import Unavailable
 
 import pytest
@@ -90,6 +90,6 @@ def test_mlnx_qos_published_sample_and_absent_tool():
     sysfs = ("/sys/class/net/ens1np0/ecn/roce_np/enable/3:1\n/sys/class/net/ens1np0/ecn/roce_rp/enable/3:1\n"
              "/sys/class/net/ens1np0/ecn/roce_rp/enable/4:1\n")
     text = "### ens1np0\n" + fixture("mlnx_qos.txt") + sysfs
-    assert state.nic_qos(text) == {"ens1np0": {"trust": "dscp", "pfc": [0, 2, 6, 7], "ecn": [3]}}
+    assert host.nic_qos(text) == {"ens1np0": {"trust": "dscp", "pfc": [0, 2, 6, 7], "ecn": [3]}}
     with pytest.raises(Unavailable):
-        state.nic_qos("NO_MLNX_QOS\n")
+        host.nic_qos("NO_MLNX_QOS\n")

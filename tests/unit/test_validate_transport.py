@@ -6,7 +6,8 @@ import stat
 import pytest
 
 from gpufabric.validate.state import collect_commands
-from gpufabric.validate.transport import (Command, CommandFailed, SshTransport, Unavailable, batch_script,
+from gpufabric.device_command import Command
+from gpufabric.validate.transport import (CommandFailed, SshTransport, Unavailable, batch_script,
                                           split_batch)
 
 SCRIPTS = ["printf 'a\\nb\\n'", "echo oops >&2; exit 3", "printf 'no newline'", "# only a comment",
@@ -55,7 +56,7 @@ def fake_ssh(tmp_path, monkeypatch):
 
 def test_ssh_runs_a_device_in_one_session(fake_ssh):
     transport = SshTransport(hosts={"leaf1": {"host": "leaf1", "flavour": "linux"}})
-    out = transport.run_many("leaf1", [Command("sh", "echo one"), Command("config_db", "x"), Command("sh", "exit 4")])
+    out = transport.run_many("leaf1", [Command("sh", "echo one"), Command("native", "x"), Command("sh", "exit 4")])
     assert out[0] == "one\n" and isinstance(out[1], Unavailable) and isinstance(out[2], CommandFailed)
     assert fake_ssh.read_text().count("call") == 1
 
@@ -66,3 +67,10 @@ def test_an_unreachable_device_fails_every_source_and_says_why(fake_ssh):
     assert set(state.errors) == {"bgp", "links", "routes"}
     assert all("No route to host" in text for text in state.errors.values())
     assert fake_ssh.read_text().count("call") == 1
+
+
+def test_napalm_without_a_driver_assumes_no_nos():
+    from gpufabric.validate.napalm_state import collect_napalm
+    state = collect_napalm("leaf1", "backend_leaf", ["bgp", "lldp"], None, "leaf1")
+    assert set(state.errors) == {"bgp", "lldp"}
+    assert all("no napalm_driver for leaf1" in text for text in state.errors.values())

@@ -3,33 +3,17 @@
 The switch keeps a change only when, within the timeout, every required session is Established, the
 switch originates its own networks and summaries, no more-specific route leaks past a summary it owns,
 and from every required neighbour it has received at least what that neighbour originates by plan.
-Input is FRR's own JSON, `show bgp vrf default ipv4 unicast summary json` followed by
-`show bgp vrf default ipv4 unicast json` in one vtysh call (the deploy role of each NOS that runs FRR).
+What the switch says is read by its NOS's home (``bgp_gate`` of the home: ``GATE_COMMANDS``, what the deploy role runs
+in one call; ``observe(text)``, its output as the facts below; ``sessions(text)``, each peer's state from the first
+command alone), so this module reads no NOS's output (a home whose switches run FRR gives frr_linux/bgp.py).
+The facts: ``{"peers": {address: {"state", "prefixes_received"}}, "routes": {prefix: [path]}}``, a path being
+``{"valid", "best", "suppressed", "peerId"}`` (the neighbour it came from; absent for the switch's own).
 """
 import ipaddress
-import json
 
-from .nos import nos_of
-from .validate.parsers import bgp_summary
+from .nos_registry import home, nos_of
 
 BGP_GATES = ("auto", "all", "established_before")
-GATE_COMMANDS = ("show bgp vrf default ipv4 unicast summary json", "show bgp vrf default ipv4 unicast json")
-
-
-def json_documents(text):
-    """The JSON documents printed one after another by a vtysh call with several -c."""
-    decoder, docs, pos = json.JSONDecoder(), [], 0
-    text = text or ""
-    while True:
-        while pos < len(text) and text[pos].isspace():
-            pos += 1
-        if pos >= len(text):
-            return docs
-        try:
-            doc, pos = decoder.raw_decode(text, pos)
-        except ValueError:
-            return docs
-        docs.append(doc)
 
 
 def originated(cfg):
@@ -43,7 +27,7 @@ def originated(cfg):
 def _best(paths):
     """The usable best path of a route: valid, and not held back by a summary-only aggregate."""
     for path in paths or ():
-        if path.get("valid") and (path.get("bestpath") or path.get("best")) and not path.get("suppressed"):
+        if path.get("valid") and path.get("best") and not path.get("suppressed"):
             return path
     return None
 
@@ -52,18 +36,17 @@ def _peer_label(neighbor):
     return "%s (%s)" % (neighbor["ip"], neighbor.get("description") or neighbor.get("peer", "?"))
 
 
-def problems(text, cfg, required, peer_cfgs=(), own=True):
+def problems(observed, cfg, required, peer_cfgs=(), own=True):
     """[problem], each naming one session or prefix; empty when the change can be kept.
 
-    ``cfg`` is the switch's structured config, ``required`` the neighbour IPs that must be Established,
+    ``observed`` is what the switch's BGP shows (the facts above; None when it showed nothing readable),
+    ``cfg`` the switch's structured config, ``required`` the neighbour IPs that must be Established,
     ``peer_cfgs`` the structured configs of its neighbours (their originated prefixes are what it must
     receive from each). ``own`` false skips the switch's own announcements (a first bring-up, whose
     server links may not be up yet)."""
-    docs = json_documents(text)
-    if not docs:
-        return ["no BGP state: vtysh printed no JSON"]
-    peers = bgp_summary(json.dumps(docs[0]))["peers"]
-    routes = (docs[1].get("routes") if len(docs) > 1 else None) or {}
+    if observed is None:
+        return ["no BGP state: the switch printed none the gate can read"]
+    peers, routes = observed["peers"], observed["routes"]
     neighbors = {n["ip"]: n for n in (cfg.get("bgp") or {}).get("neighbors", ())}
     by_host = {peer.get("hostname"): peer for peer in peer_cfgs or ()}
     found = []
@@ -101,36 +84,24 @@ def problems(text, cfg, required, peer_cfgs=(), own=True):
 
 
 def deploy_gate(text, cfg, before, gate="auto", peer_cfgs=()):
-    """The gate of a switch's deploy role after a change: ``problems`` with what is required taken from the
-    summary ``before`` the change: the sessions ``gate`` selects (required_sessions below);
-    the switch's own announcements when it was running (a planned session was up). ``peer_cfgs`` may hold
-    None for a neighbour whose build is absent (a --limit build into a fresh directory): what it must
-    send is then not checked."""
+    """The gate of a switch's deploy role after a change: ``problems`` of what the switch printed (``text``, the
+    output of its home's ``bgp_gate.GATE_COMMANDS``) with what is required taken from the first command's output
+    ``before`` the change: the sessions ``gate`` selects (required_sessions below); the switch's own announcements
+    when it was running (a planned session was up). ``peer_cfgs`` may hold None for a neighbour whose build is
+    absent (a --limit build into a fresh directory): what it must send is then not checked."""
+    reader = home(nos_of(cfg)).bgp_gate
+    states = reader.sessions(before)
     planned = [n["ip"] for n in (cfg.get("bgp") or {}).get("neighbors", ())]
-    running = bool(set(planned) & set(established_sessions(before)))
+    running = any(states.get(ip) == "Established" for ip in planned)
     variable = "%s_deploy_bgp_gate" % nos_of(cfg)  # the deploy role's variable (roles/<nos>_deploy)
-    return problems(text, cfg, required_sessions(planned, before, gate, variable), [p for p in peer_cfgs or () if p],
-                    own=running)
+    return problems(reader.observe(text), cfg, required_sessions(planned, states, gate, variable),
+                    [p for p in peer_cfgs or () if p], own=running)
 
 
-def _peer_states(summary_text):
-    """{peer address: state} from ``vtysh -c 'show bgp summary json'``; anything that is not such a
-    summary (bgpd not running yet, an error text) has no peers."""
-    try:
-        peers = bgp_summary(summary_text)["peers"]
-    except (ValueError, AttributeError, TypeError):
-        return {}
-    return {addr: peer["state"] for addr, peer in peers.items()}
-
-
-def established_sessions(summary_text):
-    """Peer addresses in state Established, from ``vtysh -c 'show bgp summary json'``."""
-    return sorted(addr for addr, state in _peer_states(summary_text).items() if state == "Established")
-
-
-def required_sessions(planned, summary_before, gate="auto", variable="bgp_gate"):
+def required_sessions(planned, states_before, gate="auto", variable="bgp_gate"):
     """Which of the ``planned`` neighbour addresses must be Established after a change, else the
-    switch rolls back: ``all``; ``established_before`` (those up before the change); ``auto``: on a
+    switch rolls back (``states_before``: {peer address: state} before the change): ``all``;
+    ``established_before`` (those up before the change); ``auto``: on a
     running fabric (a planned session was up) every planned session the switch already had before the
     change, up or not; a session this change adds is not required, since its far end may not be deployed
     yet (growth: a spine gains the sessions of leaves racked after it; validation checks them). On a
@@ -138,7 +109,7 @@ def required_sessions(planned, summary_before, gate="auto", variable="bgp_gate")
     if gate not in BGP_GATES:
         raise ValueError("%s: %r is not one of %s" % (variable, gate, ", ".join(BGP_GATES)))
     planned = list(planned or [])
-    states = _peer_states(summary_before)
+    states = states_before or {}
     was_up = [addr for addr in planned if states.get(addr) == "Established"]
     if gate == "all":
         return planned

@@ -15,7 +15,7 @@ import time
 from .docs import render_docs
 from .export import plan_files
 from .gc_pause import allocation_heavy
-from .nos import home, nos_of
+from .nos_registry import home, nos_of
 from .render import yaml_text
 from .render.linux_host import render_server
 from . import build_manifest

@@ -3,7 +3,7 @@ import re
 
 from .datafiles import load
 from .errors import SpecError
-from .nos import platform
+from .nos_registry import platform
 from .spec import SERVER_MODEL, SWITCH_MODEL
 
 
@@ -18,7 +18,7 @@ def parse_mode(mode):
 
 class SwitchModel:
     """A switch model as one NOS runs it, its ports expanded: (name, speed, use, form_factor) per
-    front-panel port, named the way that NOS names them (nos/platforms.yml) unless the model says.
+    front-panel port, named the way that NOS names them (data/platforms.yml) unless the model says.
 
     ``lanes[i]``/``first_lanes[i]``/``breakouts[i]`` describe physical port i (its SerDes lanes, the lane
     in its name, the breakout modes the platform lists). A tier that breaks ports out uses a

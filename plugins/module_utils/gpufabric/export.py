@@ -3,9 +3,9 @@ import json
 import os
 
 from .day2.spares import server_state
-from .files import replace_file
+from .files import write_atomic
 from .ipam import cidr, fmt
-from .nos import ansible_network_os, deploy_facts, names as nos_names, platform
+from .nos_registry import ansible_network_os, deploy_facts, names as nos_names, platform
 from .spec import port_mtu
 
 ROLE_GROUP = {"gpu_server": "gpu_servers", "backend_host": "backend_hosts"}
@@ -177,19 +177,6 @@ def plan_dict(plan):
         links.append(item)
     racks = [{"name": r.name, "row": r.row, "column": r.column, "kind": r.kind} for r in plan.racks]
     return {"summary": plan.summary, "spec": plan.spec, "racks": racks, "devices": devices, "links": links}
-
-
-def write_atomic(path, text):
-    """Write ``text`` to ``path`` through a temporary file in the same directory, so readers see the old
-    file or the new one, never half of one. Returns True when the content changed."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            if f.read() == text:
-                return False
-    except (FileNotFoundError, UnicodeDecodeError):
-        pass
-    replace_file(path, text)
-    return True
 
 
 def plan_files(plan):

@@ -19,3 +19,16 @@ def replace_file(path, data, mode=0o644):
         if os.path.exists(staging):
             os.unlink(staging)
         raise
+
+
+def write_atomic(path, text):
+    """Write ``text`` to ``path`` through a temporary file in the same directory, so readers see the old
+    file or the new one, never half of one. Returns True when the content changed."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            if f.read() == text:
+                return False
+    except (FileNotFoundError, UnicodeDecodeError):
+        pass
+    replace_file(path, text)
+    return True

@@ -2,7 +2,7 @@
 from .datafiles import load
 from .errors import SpecError
 from .inventory_keys import PLUGIN_KEYS
-from .nos import DEFAULT_NOS, names as nos_names, switch_config_keys
+from .nos_registry import DEFAULT_NOS, names as nos_names, switch_config_keys
 from .roles import HOST_KINDS, SWITCH_ROLES
 from .schema_types import (Addr, AsnRange, Bool, Choice, Int, List, MapOf, Net, Num, Optional, Section, Str,
                            json_schema, to_markdown)
@@ -169,9 +169,9 @@ SWITCH_MODEL = Section("A switch model.", {
     "nos": List("Network operating systems the model runs; a switch role's `nos` must be one of them.",
                 Choice("A network OS.", list(nos_names())), default=[DEFAULT_NOS]),
     "mgmt_port": Str("Name of the out-of-band management port. Default: the NOS's management interface "
-                     "(nos/platforms.yml)."),
+                     "(data/platforms.yml)."),
     "port_name": Str("Port name pattern; `{lane}` is the port's first lane, `{index}` its 0-based and `{number}` "
-                     "its 1-based position. Default: the NOS's interface naming (nos/platforms.yml)."),
+                     "its 1-based position. Default: the NOS's interface naming (data/platforms.yml)."),
     "breakout_name": Str("Name pattern of a broken-out port's sub-ports: `{port}` (the cage's name), `{sub}` "
                          "(0-based) and `{number}`, e.g. `{port}s{sub}` (swp1s0). Default: the NOS's "
                          "`breakout_name`, else the port_name at the sub-port's first lane (Ethernet0 and "

@@ -1,4 +1,5 @@
-"""Drain state: which switches are drained, what a drain costs, and the FRR lines that shift traffic.
+"""Drain state: which switches are drained and what a drain costs (the lines that shift traffic on a running switch
+are its NOS's: its home's ``drain``, frr_linux/drain.py for a switch running FRR).
 
 A drained switch keeps every BGP session and every route; it announces everything with its own ASN
 prepended DRAIN_PREPEND more times and with the GRACEFUL_SHUTDOWN community (RFC 8326). Neighbours
@@ -14,8 +15,6 @@ DRAIN_ROUTE_MAP = "GPUFABRIC_DRAIN"
 # Longer than any two paths of a 3-tier Clos differ (leaf-spine-superspine-spine-leaf vs leaf-spine-leaf).
 DRAIN_PREPEND = 3
 GSHUT = "graceful-shutdown"
-# The line of FRR's running configuration that tells a switch is drained now.
-RUNNING_MARKER = "neighbor FABRIC route-map %s out" % DRAIN_ROUTE_MAP
 FABRIC_TIERS = ("leaf-spine", "spine-superspine", "superspine-core")
 LEAF_ROLES = ("backend_leaf", "frontend_leaf")
 
@@ -48,25 +47,8 @@ def with_drain(raw_spec, drain=(), undrain=()):
 
 
 def drain_config(asn):
-    """The structured `bgp.drain` block of a drained switch (rendered by frr.conf.j2)."""
+    """The structured `bgp.drain` block of a drained switch (each NOS's renderer writes it)."""
     return {"route_map": DRAIN_ROUTE_MAP, "prepend": [asn] * DRAIN_PREPEND, "community": GSHUT}
-
-
-def vtysh_commands(bgp, drain=True):
-    """vtysh configuration commands that drain (or undrain) a running switch without a reload; the same
-    lines frr.conf.j2 renders for a drained switch, so a later reload of a drained build changes nothing."""
-    block = drain_config(bgp["asn"])
-    out = ["configure terminal"]
-    if drain:
-        out += ["route-map %s permit 10" % block["route_map"],
-                "set as-path prepend %s" % " ".join(str(a) for a in block["prepend"]),
-                "set community %s additive" % block["community"], "exit"]
-    out += ["router bgp %s" % bgp["asn"], "address-family ipv4 unicast",
-            ("" if drain else "no ") + RUNNING_MARKER,
-            "exit-address-family", "exit"]
-    if not drain:
-        out.append("no route-map %s" % block["route_map"])
-    return out + ["end"]
 
 
 def _uplinks(plan, routed):

@@ -4,7 +4,7 @@ failed server (the spec's maintenance.replaced, or a swap of playbooks/spare.yml
 Addresses derive from positions (plan/), so a spare keeps its own position, cables and addresses: the
 scheduler's host list changes, not the fabric's numbering. A spare sits in the same scalable unit, so it
 has the failed server's rails on the same rail leaves. What moves to it is the failed server's tenant
-(tenants/__init__.attach). The failed server's backend leaf ports are shut, so a server with a broken NIC
+(tenant_assignment.attach). The failed server's backend leaf ports are shut, so a server with a broken NIC
 can send nothing into the lossless fabric (no PFC storm, no stale routes) until it is repaired.
 """
 import copy

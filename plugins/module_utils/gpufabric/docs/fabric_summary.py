@@ -1,7 +1,7 @@
 """summary.md: the fabric in numbers (tiers, oversubscription, bisection bandwidth, ECMP width)
 and the design comparison."""
 from ..summary import rack_power_text
-from ..tenants import attached
+from ..tenant_assignment import attached
 from ..tenants.view import tenant_rows
 from .comparison import compare, render_comparison
 from .markdown import count, table

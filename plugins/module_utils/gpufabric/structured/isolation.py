@@ -1,6 +1,6 @@
 """A rail leaf's ``tenant_isolation`` section, in the mode the tenant assignment names: port ACLs
 (structured/tenant_acl.py) or one VRF per tenant (structured/tenant_vrf.py)."""
-from ..tenants import FREE_POOL, attached
+from ..tenant_assignment import FREE_POOL, attached
 from .tenant_acl import ports_by_tenant, tenant_acl
 from .tenant_vrf import vrf_isolation
 

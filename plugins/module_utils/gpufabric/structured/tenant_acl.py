@@ -14,7 +14,7 @@ and queues of RoCE are untouched. The VRF mode (structured/tenant_vrf.py) uses t
 import ipaddress
 
 from ..ipam import cidr, fmt
-from ..tenants import FREE_POOL, attached
+from ..tenant_assignment import FREE_POOL, attached
 
 QUARANTINE = "QUARANTINE"
 

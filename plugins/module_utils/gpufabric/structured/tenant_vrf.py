@@ -16,7 +16,7 @@ and every tenant VRF holds its tenant's /31s on every rail (tenants reach across
 spines where the design allows). The encapsulation is none: RoCE's DSCP, ECN and queues are as
 without tenants. See docs/tenancy.md.
 """
-from ..tenants import FREE_POOL, attached
+from ..tenant_assignment import FREE_POOL, attached
 from .tenant_acl import tenant_acl
 
 # The high half of every tenant community: the first private ASN (RFC 6996), never a fabric ASN here.

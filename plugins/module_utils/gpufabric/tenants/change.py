@@ -9,7 +9,7 @@ running assignment (the fabric is not isolated yet), one `isolate` phase applies
 ever takes reachability away, so no order is needed.
 """
 from ..structured.isolation import tenant_isolation
-from . import FREE_POOL, Assignment, attach
+from ..tenant_assignment import FREE_POOL, Assignment, attach
 
 
 def isolation_by_leaf(plan, assignment):

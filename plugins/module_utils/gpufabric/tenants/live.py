@@ -6,7 +6,7 @@ A server's tenant is the one every port towards it agrees on. Leaves that disagr
 way, a hand edit) are reported as drifted: the change re-applies them in its first phase, and a server
 whose ports disagree counts as in the free pool until then, the state that takes nothing away twice."""
 from ..structured.tenant_acl import server_ports
-from . import FREE_POOL, Assignment, AssignmentError, plan_servers
+from ..tenant_assignment import FREE_POOL, Assignment, AssignmentError, plan_servers
 
 
 def running(plan, readings, ids=None):

@@ -5,10 +5,10 @@ import os
 import shutil
 import tempfile
 
-from ..nos import home, nos_of
+from ..nos_registry import home, nos_of
 from ..render import yaml_text
 from ..structured import FabricContext, device_config
-from . import attach
+from ..tenant_assignment import attach
 
 
 def pending_root(build_dir, cluster):

@@ -3,7 +3,7 @@
 import os
 
 from ..files import replace_file
-from . import AssignmentError, attach, load_assignment, parse_assignment, plan_servers
+from ..tenant_assignment import AssignmentError, attach, load_assignment, parse_assignment, plan_servers
 
 
 def running_path(build_dir, cluster):

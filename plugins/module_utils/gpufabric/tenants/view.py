@@ -1,5 +1,5 @@
 """The per-tenant view of the build documents: servers, GPUs and the rail leaves each tenant uses."""
-from . import FREE_POOL
+from ..tenant_assignment import FREE_POOL
 
 
 def tenant_rows(plan, assignment):

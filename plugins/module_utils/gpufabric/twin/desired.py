@@ -1,6 +1,6 @@
 """What the twin should be: namespaces, links, addresses and daemons, from the plan and the rendered build.
 
-Each switch's NOS is stood in for by its home's twin plane (``nos.home(nos).twin_plane()``, docs/twin.md, "NOS
+Each switch's NOS is stood in for by its home's twin plane (``nos_registry.home(nos).twin_plane()``, docs/twin.md, "NOS
 stand-ins"). A plane that applies its own configuration (``SELF_APPLYING``) gets cables, FRR and lldpd and does the
 rest itself; for any other, the twin builds the namespace from the plane's ``layout`` of the switch's rendered
 configuration (ports with their MTU, addresses and admin state, LAGs, bridges, loopback, management port, port ACLs,
@@ -11,107 +11,10 @@ same data the gpu_server role installs.
 import ipaddress
 
 from ..ipam import fmt
-from ..nos import home
+from ..nos_registry import home
 from . import nftables, vrf
-
-IFNAMSIZ = 15                  # Linux interface names: at most 15 bytes
-OOB_BRIDGE = "oob"
-FRR_DAEMONS = ("zebra", "bgpd", "bfdd", "staticd")
-
-SWITCH_SYSCTLS = {
-    "net.ipv4.ip_forward": "1",
-    # Fabric switches forward IPv6 too (docs/twin.md); zebra reads it into `show running-config` as the absence
-    # of `no ipv6 forwarding`, which a rendered frr.conf relies on.
-    "net.ipv6.conf.all.forwarding": "1",
-    "net.ipv4.conf.all.rp_filter": "0",
-    "net.ipv4.conf.default.rp_filter": "0",
-    # Hash on the 5-tuple, as fabric switches do, so ECMP spreads flows between the same two hosts.
-    "net.ipv4.fib_multipath_hash_policy": "1",
-}
-
-
-class TwinError(Exception):
-    """The plan or the build cannot be represented as a twin; the message names the object."""
-
-
-class Iface:
-    __slots__ = ("name", "kind", "mtu", "addrs", "master", "up", "options")
-
-    def __init__(self, name, kind, mtu=None, addrs=(), master=None, up=True, options=()):
-        if len(name.encode()) > IFNAMSIZ:
-            raise TwinError("interface name %r is longer than Linux's %d characters" % (name, IFNAMSIZ))
-        self.name = name
-        self.kind = kind          # veth | bridge | loopback (lo, which carries a switch's Loopback0)
-        self.mtu = mtu
-        self.addrs = None if addrs is None else sorted(addrs)   # None: the switch's own configuration decides
-        self.master = master
-        self.up = up
-        self.options = tuple(options)   # extra `ip link add ... type KIND` arguments
-        # up None: the switch's own configuration decides (a NOS whose config applies itself, docs/twin.md)
-
-
-class Namespace:
-    __slots__ = ("name", "role", "ifaces", "routes", "rules", "sysctls", "frr_conf", "frr_file", "frr_daemons",
-                 "lldp_ports", "acl_nft", "mgmt_plane", "nos_plane")
-
-    def __init__(self, name, role):
-        self.name = name
-        self.role = role
-        self.ifaces = {}
-        self.routes = []        # (table, destination, gateway or None, device, source or None)
-        self.rules = []         # (priority, source, table)
-        self.sysctls = {}
-        self.frr_conf = None
-        # What the device's /etc/frr/frr.conf holds when FRR runs something else (frr_conf: a twin leaf's translation
-        # of its tenant VRFs, twin/vrf.py); None: frr_conf itself.
-        self.frr_file = None
-        self.frr_daemons = ()
-        self.lldp_ports = []
-        self.acl_nft = None     # a switch's port ACLs as an nft script (twin/nftables.py)
-        # (nos, model name, native config) of a switch whose NOS's twin plane runs a management plane beside the
-        # namespace the twin builds from its layout (apply at ``up``, reload for one switch's part)
-        self.mgmt_plane = None
-        # (nos, release, rendered startup text) of a switch whose NOS applies its own configuration into the
-        # namespace (its home's twin_plane()): the twin makes cables and starts FRR and lldpd, nothing more
-        self.nos_plane = None
-
-    def add(self, iface):
-        if iface.name in self.ifaces:
-            raise TwinError("%s: interface %s defined twice" % (self.name, iface.name))
-        self.ifaces[iface.name] = iface
-        return iface
-
-
-class Twin:
-    """The whole desired twin. ``veths`` are (ns_a, if_a, ns_b, if_b) cables; ``cables`` keep the
-    plan's view (host, port, peer host, peer port) for LLDP checks."""
-
-    def __init__(self, cluster):
-        self.cluster = cluster
-        self.oob_ns = cluster + "-oob"
-        self.namespaces = {}
-        self.veths = []
-        # {device: (nos, model name, rendered config)} of devices with a management plane but no namespace of
-        # their own (the OOB switches, which the twin stands in for with one bridge in oob_ns).
-        self.device_planes = {}
-
-    def ns(self, name, role):
-        if name not in self.namespaces:
-            self.namespaces[name] = Namespace(name, role)
-        return self.namespaces[name]
-
-
-def frr_daemons(conf):
-    """The FRR daemons a rendered frr.conf needs: zebra always, the others when their section is used."""
-    lines = [ln.strip() for ln in conf.splitlines()]
-    wanted = {"zebra"}
-    if any(ln.startswith("router bgp ") for ln in lines):
-        wanted.add("bgpd")
-    if any(ln == "bfd" or " bfd" in ln for ln in lines):
-        wanted.add("bfdd")
-    if any(ln.startswith("ip route ") for ln in lines):
-        wanted.add("staticd")
-    return tuple(d for d in FRR_DAEMONS if d in wanted)
+from .model import FRR_DAEMONS, OOB_BRIDGE, SWITCH_SYSCTLS, Iface, Twin, TwinError, frr_daemons
+from .servers import server_namespace
 
 
 def _master(port, members, masters):
@@ -213,38 +116,6 @@ def cabled_ports(plan, host):
             if link.network in ("backend", "frontend")]
 
 
-def _server_structured(files, host):
-    import yaml  # here, not at the top: Ansible's import sanity test loads module_utils without PyYAML
-
-    path = "servers/%s/structured.yml" % host
-    if path not in files:
-        raise TwinError("%s: no rendered %s in the build (run playbooks/build.yml first)" % (host, path))
-    return yaml.safe_load(files[path])
-
-
-def _server(twin, dev, files):
-    """A server as its rendered structured.yml says: rail NICs with their /31s, tables, rules and sysctls."""
-    cfg = _server_structured(files, dev.name)
-    ns = twin.ns(dev.name, dev.role)
-    ns.sysctls = {key: str(value) for key, value in cfg["sysctls"].items()}
-    for nic in cfg["nics"]:
-        ns.add(Iface(nic["name"], "veth", nic["mtu"], [nic["cidr"]]))
-        ns.lldp_ports.append(nic["name"])
-    for table in cfg["routing"]["tables"]:
-        for route in table["routes"]:
-            ns.routes.append((table["table"], route["destination"], route["gateway"], route["dev"], route["source"]))
-    for rule in cfg["routing"]["rules"]:
-        ns.rules.append((rule["priority"], rule["from"].split("/")[0], rule["table"]))
-    bond = cfg["frontend"]
-    for position, port in enumerate(bond["members"] if bond else ()):
-        # The bond's address sits on its first NIC: active-backup with the first NIC active (this
-        # kernel has no bonding driver); the second NIC is up and cabled, carrying LLDP only.
-        ns.add(Iface(port, "veth", bond["mtu"], [bond["address"]] if position == 0 else ()))
-        ns.lldp_ports.append(port)
-    ns.add(Iface("lo", "loopback", None, ["127.0.0.1/8"]))
-    return ns
-
-
 def build_twin(plan, files):
     """The desired Twin of ``plan``, whose switches run the rendered ``files`` ({relative path: text},
     as gpufabric.build.render_all returns or as read back from build/<cluster>/)."""
@@ -273,7 +144,7 @@ def build_twin(plan, files):
             twin.device_planes[dev.name] = (dev.nos, dev.model.name, lay["native"])
             continue
         if dev.role == "gpu_server":
-            ns = _server(twin, dev, files)
+            ns = server_namespace(twin, dev, files)
             mgmt = {}
         else:
             ns, mgmt = switch_namespaces(twin, dev, files, cabled.get(dev.name, ()))

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 
 from ..validate import probe
 from ..validate.expect import Expectation
-from .desired import TwinError
+from .model import TwinError
 
 PROBE = os.path.splitext(probe.__file__)[0] + ".py"
 

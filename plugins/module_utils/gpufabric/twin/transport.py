@@ -51,7 +51,7 @@ class NetnsTransport(Transport):
             return "vtysh -N %s -c %s" % (shlex.quote(device), shlex.quote(text))
         if tool == "lldpcli":
             return "lldpcli -u %s %s" % (shlex.quote(self.lldp_socket(device)), text)
-        if tool == "config_db":
+        if tool == "native":
             env = netns_env.read(device, self.env_root)
             if env is None:
                 raise Unavailable("%s runs no NOS management plane on the twin (no %s): its configuration cannot be "
@@ -72,5 +72,5 @@ class NetnsTransport(Transport):
         shell = self.shell_text(device, command)
         if shell is None:
             raise Unavailable("the netns transport has no %s" % tool)
-        return run_argv(self.shell_argv(device, shell) if tool in ("sh", "config_db") else shlex.split(shell),
+        return run_argv(self.shell_argv(device, shell) if tool in ("sh", "native") else shlex.split(shell),
                         self.timeout)

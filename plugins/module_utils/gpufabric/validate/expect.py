@@ -12,7 +12,7 @@ from ..spec import port_mtu
 from ..structured import structured_configs
 from ..structured.server import server_configs
 from ..structured.tenant_vrf import announces_host_routes
-from ..tenants import attached
+from ..tenant_assignment import attached
 from ..tenants.reach import Reach, rail_nics
 
 

@@ -1,4 +1,4 @@
-"""DeviceState from NAPALM getters, for switches whose NOS has a NAPALM driver (EOS, NX-OS, Junos, IOS-XR...).
+"""DeviceState from NAPALM getters, for switches whose NOS has a NAPALM driver (the host's napalm_driver names it).
 
 napalm is imported only when this collector runs, so the library imports without it. Routes (ECMP),
 a NOS's own QoS source and server sources are not NAPALM getters: those checks SKIP on such devices.
@@ -51,9 +51,14 @@ def _optics(data):
 
 
 def collect_napalm(device, role, sources, driver, hostname, username=None, password=None, optional_args=None):
-    """DeviceState of one switch through NAPALM ``driver`` (eos, nxos, junos, iosxr, ...)."""
+    """DeviceState of one switch through NAPALM ``driver`` (the host's ``napalm_driver``: the NAPALM name of its NOS);
+    without one, every source is an ERROR saying so: no NOS is assumed."""
     started = time.perf_counter()
     state = DeviceState(device, role)
+    if not driver:
+        for source in sources:
+            state.errors[source] = "no napalm_driver for %s: transport napalm needs the NAPALM driver of its NOS" % device
+        return state
     try:
         import napalm
         conn = napalm.get_network_driver(driver)(hostname, username, password, optional_args=optional_args or {})

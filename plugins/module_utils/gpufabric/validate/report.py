@@ -6,7 +6,7 @@ import json
 import os
 from xml.sax.saxutils import escape, quoteattr
 
-from ..export import write_atomic
+from ..files import write_atomic
 from .checks import STATUSES
 
 ORDER = {status: i for i, status in enumerate(STATUSES)}

@@ -1,5 +1,9 @@
 """One device's state, collected once and shared by every check.
 
+What to run for each source and how to read its output is not this module's: a switch's come from its NOS's home
+(``collectors.COMMANDS``/``PARSERS``), a GPU server's from frr_linux/host.py. Here they are run once each, and
+their facts (``links`` with ``sysfs`` joined into ``interfaces``) put on the DeviceState.
+
 ``collect_commands`` runs, through a Transport, only the commands the selected checks need (each once) and
 parses them; ``collect_napalm`` fills the same fields from NAPALM getters. A source the device lacks is
 recorded in ``unavailable`` (checks SKIP), a command that failed in ``errors`` (checks report ERROR).
@@ -9,30 +13,10 @@ import os
 import shlex
 import time
 
-from .. import nos
-from . import parsers
+from .. import nos_registry
+from ..device_command import Command, CommandFailed, Unavailable
+from ..frr_linux import host as linux_host
 from . import probe as probe_script
-from .transport import Command, CommandFailed, Unavailable
-
-SWITCH_COMMANDS = {
-    "lldp": Command("lldpcli", "-f json show neighbors details"),
-    "bgp": Command("vtysh", "show bgp vrf default ipv4 unicast summary json"),
-    "routes": Command("vtysh", "show ip route json"),
-    "links": Command("sh", "ip -j -s link show"),
-    "sysfs": Command("sh", "grep -H . /sys/class/net/*/carrier_changes /sys/class/net/*/speed 2>/dev/null; true"),
-}
-SERVER_COMMANDS = {
-    "lldp": SWITCH_COMMANDS["lldp"],
-    "links": SWITCH_COMMANDS["links"],
-    "sysfs": SWITCH_COMMANDS["sysfs"],
-    "addrs": Command("sh", "ip -j addr show"),
-    "rules": Command("sh", "ip -j rule show"),
-    "route_tables": Command("sh", "ip -j route show table all"),
-}
-NIC_QOS_SCRIPT = ("command -v mlnx_qos >/dev/null || { echo NO_MLNX_QOS; exit 0; }; for nic in %s; do "
-                  "echo \"### $nic\"; mlnx_qos -i \"$nic\" 2>&1; "
-                  "grep -H . /sys/class/net/$nic/ecn/roce_np/enable/* /sys/class/net/$nic/ecn/roce_rp/enable/* "
-                  "2>/dev/null; done; true")
 
 
 class DeviceState:
@@ -58,26 +42,6 @@ class DeviceState:
             if source in self.unavailable:
                 return "SKIP", "%s: %s" % (source, self.unavailable[source])
         return None
-
-
-def nic_qos(text):
-    """The NIC QoS script's output -> {nic: {"trust", "pfc", "ecn"}}; raises Unavailable without mlnx_qos."""
-    if text.strip() == "NO_MLNX_QOS":
-        raise Unavailable("mlnx_qos is not installed (no ConnectX tools on this host)")
-    out = {}
-    for block in text.split("### ")[1:]:
-        nic, _nl, body = block.partition("\n")
-        parsed = parsers.mlnx_qos(body)
-        if parsed is None:
-            continue
-        enabled = {}
-        for path, value in parsers.sysfs_values(body).get(nic.strip(), {}).items():
-            # ecn/roce_np/enable/3 and ecn/roce_rp/enable/3: ECN is on for a priority when both are 1.
-            prio = path.rsplit("/", 1)[-1]
-            enabled.setdefault(int(prio), []).append(value == 1)
-        parsed["ecn"] = sorted(p for p, flags in enabled.items() if len(flags) == 2 and all(flags))
-        out[nic.strip()] = parsed
-    return out
 
 
 def _interfaces(links, sysfs):
@@ -106,21 +70,20 @@ def probe_command(pairs, timeout=2.0):
 def collect_commands(transport, device, role, sources, nics=(), probe=None, nos_name=None):
     """DeviceState of ``device`` from the command outputs of ``sources`` (each command run once);
     ``probe`` is the reachability probe command of a server, None when there is nothing to probe.
-    A switch's NOS (``nos_name``, default nos.DEFAULT) adds its own collectors (its home's collectors.py)."""
+    A switch's NOS (``nos_name``, default nos_registry.DEFAULT_NOS) adds its own collectors (its home's collectors.py)."""
     started = time.perf_counter()
     state = DeviceState(device, role, virtual=transport.virtual)
-    collectors = None if role == "gpu_server" else nos.home(nos_name).collectors
-    table = SERVER_COMMANDS if collectors is None else dict(SWITCH_COMMANDS, **collectors.COMMANDS)
+    collectors = linux_host if role == "gpu_server" else nos_registry.home(nos_name).collectors
     raw, wanted = {}, []
     for source in sources:
         if source == "nic_qos":
-            command = Command("sh", NIC_QOS_SCRIPT % " ".join(nics)) if role == "gpu_server" and nics else None
+            command = linux_host.nic_qos_command(nics) if role == "gpu_server" else None
         elif source == "reach":
             command = Command("sh", probe) if probe else None
             if command is None:
                 state.unavailable[source] = "nothing to probe (no other server)"
         else:
-            command = table.get(source)
+            command = collectors.COMMANDS.get(source)
         if command is not None:
             wanted.append((source, command))
     try:
@@ -134,30 +97,27 @@ def collect_commands(transport, device, role, sources, nics=(), probe=None, nos_
             state.errors[source] = str(output)
         else:
             raw[source] = output
-    parse = {
-        "lldp": ("lldp", parsers.lldp_neighbors), "bgp": ("bgp", parsers.bgp_summary),
-        "routes": ("routes", parsers.routes), "addrs": ("addrs", parsers.ip_addrs),
-        "rules": ("rules", parsers.ip_rules), "route_tables": ("route_tables", parsers.ip_routes),
-        "nic_qos": ("nic_qos", nic_qos), "reach": ("reach", json.loads),
-    }
-    if collectors is not None:
-        parse.update(collectors.PARSERS)
+    parse = dict(collectors.PARSERS, reach=("reach", json.loads))
+    facts = {}   # the facts that are parts of one on the DeviceState (links and sysfs: interfaces)
     for source, text in raw.items():
         if source not in parse:
             continue
         field, fn = parse[source]
         try:
-            setattr(state, field, fn(text))
+            value = fn(text)
         except Unavailable as exc:
             state.unavailable[source] = str(exc)
+            continue
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             state.errors[source] = "unparsable output (%s: %s)" % (type(exc).__name__, exc)
+            continue
+        if field in DeviceState.__slots__:
+            setattr(state, field, value)
+        else:
+            facts[field] = value
     if state.bgp is not None:
         state.bgp["peers"] = {ip: peer for ip, peer in state.bgp["peers"].items() if not transport.internal_peer(ip)}
-    if "links" in raw and "links" not in state.errors:
-        try:
-            state.interfaces = _interfaces(parsers.ip_links(raw["links"]), parsers.sysfs_values(raw.get("sysfs")))
-        except (ValueError, KeyError, TypeError) as exc:
-            state.errors["links"] = "unparsable output (%s: %s)" % (type(exc).__name__, exc)
+    if "links" in facts:
+        state.interfaces = _interfaces(facts["links"], facts.get("sysfs"))
     state.seconds = time.perf_counter() - started
     return state

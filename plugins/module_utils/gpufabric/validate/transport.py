@@ -11,23 +11,10 @@ command); each command keeps its own output, standard error and exit status.
 import secrets
 import shlex
 import subprocess
-from collections import namedtuple
 
-from ..nos import home
-
-Command = namedtuple("Command", "tool text")
-
-
-class CommandFailed(Exception):
-    """The command ran and failed (or could not be started): an ERROR for the checks that need it."""
-
-
-class Unreachable(CommandFailed):
-    """The device itself cannot be reached (ssh exit 255, no such namespace): its other commands are not tried."""
-
-
-class Unavailable(Exception):
-    """The device has no such source (no mlnx_qos on a VM, no config_db on a twin namespace): a SKIP."""
+from ..device_command import CommandFailed, Unavailable, Unreachable
+from ..frr_linux import host as linux_host
+from ..nos_registry import home
 
 
 def run_argv(argv, timeout):
@@ -136,15 +123,11 @@ class Transport:
         return out
 
 
-# How each tool is invoked over SSH on a Linux host; a switch's NOS says it for its own switches
-# (SSH_TOOLS of its home's collectors, reached through the nos registry).
-LINUX_TOOLS = {"vtysh": "sudo -n vtysh -c {q}", "lldpcli": "sudo -n lldpcli {text}"}
-
-
 def ssh_tools(flavour):
-    """{tool: command template} on a device of ``flavour`` ("linux" or a NOS name)."""
+    """{tool: command template} on a device of ``flavour``: "linux" (a server, frr_linux/host.py) or a NOS name (a
+    switch: its home's collectors say how its tools are reached)."""
     if flavour == "linux":
-        return LINUX_TOOLS
+        return linux_host.SSH_TOOLS
     return home(flavour).collectors.SSH_TOOLS
 
 

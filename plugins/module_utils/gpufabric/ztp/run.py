@@ -7,7 +7,7 @@ from .positions import access_ports, management_positions
 from .report import findings
 from .settings import ZtpSettings
 from ..build import write_tree
-from ..nos import home, nos_of
+from ..nos_registry import home, nos_of
 from .tree import SUBDIR, port_aliases, structured, ztp_files
 
 SETTING_KEYS = ("nos_images", "onie_image", "lease_seconds", "kea_interfaces", "kea_lease_file", "kea_log_file",

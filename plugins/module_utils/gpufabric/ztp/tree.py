@@ -15,7 +15,7 @@ import json
 
 from ..build import structured, write_tree
 from ..ipam import fmt
-from ..nos import home, nos_of
+from ..nos_registry import home, nos_of
 from .idrac import autoconfig_option, profile_path, server_profile
 from .kea import boot_options, kea_config
 from .positions import Position, access_ports, management_positions

@@ -1,7 +1,7 @@
 """Cumulus Linux's collectors: the switch's own output turned into the neutral facts validation checks.
 
 FRR (``vtysh ... json``), lldpd (``lldpcli -f json``) and iproute2 (``ip -j``) are what Cumulus Linux runs,
-so the neutral parsers read them as on any switch running them; what is Cumulus' own is the NVUE configuration,
+so frr_linux's commands and parsers read them as on any switch running them; what is Cumulus' own is the NVUE configuration,
 ``nv config show -o json`` (the applied configuration as `- header` / `- set` documents), from which a
 port's RoCE treatment is worked out as NVUE defines it (user guide 5.14, Quality of Service): the
 mapping profile's ``trust l3`` classifies by DSCP into switch priorities, a switch priority goes to the
@@ -11,9 +11,10 @@ the PFC profile's switch priorities, ECN for the congestion-control profile's tr
 """
 import json
 
-from ...validate.transport import Command
+from ...device_command import Command
+from ...frr_linux import collectors as frr_linux
 
-COMMANDS = {"qos": Command("nv", "config show -o json")}
+COMMANDS = dict(frr_linux.COMMANDS, qos=Command("nv", "config show -o json"))
 # How each tool is invoked over SSH on a Cumulus switch: FRR and lldpd run on the host, nv is NVUE's CLI.
 SSH_TOOLS = {"vtysh": "sudo -n vtysh -c {q}", "lldpcli": "sudo -n lldpcli {text}", "nv": "nv {text}"}
 
@@ -55,4 +56,4 @@ def port_qos(tree):
     return out
 
 
-PARSERS = {"qos": ("qos", lambda text: port_qos(_set_tree(text)))}
+PARSERS = dict(frr_linux.PARSERS, qos=("qos", lambda text: port_qos(_set_tree(text))))

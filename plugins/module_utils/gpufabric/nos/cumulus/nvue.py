@@ -9,16 +9,12 @@ Only NOS-neutral code is read here: the structured config is the whole input.
 import re
 
 from ...errors import SpecError
-from .. import DEFAULT_NOS
+from ...nos_registry import DEFAULT_NOS
+from . import nvue_qos, nvue_tenants
 
 MGMT_VRF = "mgmt"
 PEER_GROUP = "FABRIC"
 SERVER_LINKS = "SERVER_LINKS"
-# One profile name for every QoS object: the switch has one RoCE profile, applied to its backend ports.
-QOS_PROFILE = "gpufabric-roce"
-# NVUE's PFC watchdog polls every polling-interval ms and acts after `robustness` polls of a storm;
-# its only action is to stop honouring pause frames on the queue (the QoS profile's pfc_watchdog action "drop").
-PFC_WATCHDOG_ACTIONS = ("drop",)
 _NUMBER = re.compile(r"(\d+)")
 _SPEED = {1: "1G", 10: "10G", 25: "25G", 40: "40G", 50: "50G", 100: "100G", 200: "200G", 400: "400G", 800: "800G"}
 # The releases whose object model this renderer writes: every document it renders for the lab fabrics is
@@ -26,9 +22,6 @@ _SPEED = {1: "1G", 10: "10G", 25: "25G", 40: "40G", 50: "50G", 100: "100G", 200:
 # ACL port match; 5.15 moved an interface's addresses from `ip` to `ipv4`/`ipv6` and adaptive routing from
 # `enable: on` to `state: enabled`.
 RENDERED_RELEASES = ("5.11", "5.12", "5.13", "5.14")
-# Adaptive routing: NVIDIA supports it on Spectrum-4 from Cumulus Linux 5.6 (earlier: Spectrum-2/3 beta),
-# on routed ports, not on bonds or SVIs (NVUE command reference, "Adaptive Routing").
-ADAPTIVE_ROUTING_MODELS = frozenset({"SN5600"})
 # NVUE breaks a cage out by the number of sub-ports (`link breakout 2x`): these are the counts it names
 # (NVUE command reference, "Interface": 1x, 2x, 4x, 8x).
 BREAKOUT_COUNTS = (1, 2, 4, 8)
@@ -250,106 +243,6 @@ def _bgp(cfg, doc):
         doc["router"]["policy"] = policy
 
 
-def check_qos(profile, hostname="switch"):
-    """Refuse a QoS profile NVUE cannot express (before anything is written)."""
-    wd = profile["pfc_watchdog"]
-    if wd["action"] not in PFC_WATCHDOG_ACTIONS:
-        raise SpecError("switch_config.qos_overrides.pfc_watchdog.action", "%s runs Cumulus Linux, whose PFC "
-                        "watchdog only stops honouring pause frames on a stormed queue (%r cannot be expressed): "
-                        "set it to drop" % (hostname, wd["action"]))
-    if wd["detection_time_ms"] % wd["poll_interval_ms"] or not 100 <= wd["poll_interval_ms"] <= 5000:
-        raise SpecError("switch_config.qos_overrides.pfc_watchdog", "%s runs Cumulus Linux, whose PFC watchdog "
-                        "detects a storm after a whole number of polls of 100-5000 ms (detection %d ms, poll "
-                        "%d ms): make detection_time_ms a multiple of poll_interval_ms" % (
-                            hostname, wd["detection_time_ms"], wd["poll_interval_ms"]))
-
-
-def _qos(cfg, doc):
-    """`qos roce` lossless (NVIDIA's RoCE defaults), and the plan's own values stated as the profiles
-    RoCE mode uses, so the switch carries exactly the DSCP, priority and ECN the servers' NICs are set to
-    (both from structured/qos.py's profile)."""
-    q = cfg["qos"]
-    check_qos(q, cfg["hostname"])
-    # All 64 code points: Cumulus Linux's default map sends DSCP 24-31 to priority 3, the profile does not.
-    mapping = {"trust": "l3", "dscp": {str(dscp): {"switch-priority": tc}
-                                       for dscp, tc in sorted(q["dscp_to_traffic_class"].items())}}
-    ecn = q["ecn"]
-    congestion = {"traffic-class": {str(tc): {"ecn": "enable", "red": "disable",
-                                              "min-threshold": ecn["min_threshold_bytes"],
-                                              "max-threshold": ecn["max_threshold_bytes"],
-                                              "probability": ecn["mark_probability_percent"]}
-                                    for tc in q["ecn_queues"]}}
-    pfc = {"switch-priority": {str(p): {} for p in q["pfc_priorities"]}, "tx": "enable", "rx": "enable"}
-    sched = {str(tc): {"mode": "dwrr", "bw-percent": w} for tc, w in q["dwrr_weights"].items()}
-    sched.update({str(tc): {"mode": "strict"} for tc in q["strict_priority_queues"]})
-    wd = q["pfc_watchdog"]
-    doc["qos"] = {
-        "roce": {"enable": "on", "mode": "lossless"},
-        "mapping": {QOS_PROFILE: mapping},
-        "pfc": {QOS_PROFILE: pfc},
-        "congestion-control": {QOS_PROFILE: congestion},
-        "egress-scheduler": {QOS_PROFILE: {"traffic-class": sched}},
-        "pfc-watchdog": {"polling-interval": wd["poll_interval_ms"],
-                         "robustness": wd["detection_time_ms"] // wd["poll_interval_ms"]},
-    }
-    ports = {i["name"]: i for i in cfg["ethernet_interfaces"]}
-    adaptive = cfg["model"] in ADAPTIVE_ROUTING_MODELS
-    for name in q["interfaces"]:
-        iface = doc["interface"][name]
-        iface["qos"] = {"mapping": {"profile": QOS_PROFILE}, "pfc": {"profile": QOS_PROFILE},
-                        "congestion-control": {"profile": QOS_PROFILE},
-                        "egress-scheduler": {"profile": QOS_PROFILE},
-                        "pfc-watchdog": {"state": "enable"}}
-        if adaptive and ports[name]["tier"] not in (None, "server"):
-            # Adaptive routing spreads RoCE over the fabric links, not the server ports (user guide,
-            # "Adaptive Routing": Spectrum-4, routed ports, RoCE traffic).
-            iface["router"] = {"adaptive-routing": {"enable": "on"}}
-    if adaptive:
-        doc["router"]["adaptive-routing"] = {"enable": "on"}
-
-
-def _tenants(cfg, doc):
-    """Tenant isolation as NVUE objects: ipv4 ACLs bound inbound to the server ports (ACL mode, and the
-    free pool in VRF mode); one VRF per tenant holding its ports, leaking through BGP by community."""
-    ti = cfg["tenant_isolation"]
-    for acl in ti["acls"]:
-        rules = {}
-        for n, rule in enumerate(acl["rules"], 1):
-            dest = "ANY" if rule["destination"] == "any" else rule["destination"]
-            rules[str(10 * n)] = {"match": {"ip": {"dest-ip": dest}},
-                                  "action": {"permit" if rule["action"] == "permit" else "deny": {}},
-                                  "remark": rule["why"][:255]}
-        doc.setdefault("acl", {})[acl["name"]] = {"type": "ipv4", "rule": rules}
-        for port in acl["ports"]:
-            doc["interface"][port].setdefault("acl", {})[acl["name"]] = {"inbound": {}}
-    vrfs = ti.get("vrfs") or []
-    if not vrfs:
-        return
-    bgp = cfg["bgp"]
-    policy = doc["router"].setdefault("policy", {})
-    for vrf in vrfs:
-        policy.setdefault("community-list", {})[vrf["community_list"]] = {"rule": {"5": {
-            "action": "permit", "community": {vrf["community"]: {}}}}}
-        policy.setdefault("route-map", {})[vrf["import_route_map"]] = {"rule": {"10": {
-            "match": {"community-list": vrf["community_list"]}, "action": {"permit": {}}}}}
-    policy["route-map"][ti["export_route_map"]] = {"rule": {str(10 * k): {
-        "match": {"source-vrf": vrf["name"]}, "set": {"community": {vrf["community"]: {}}},
-        "action": {"permit": {}}} for k, vrf in enumerate(vrfs, 1)}}
-    default_af = doc["vrf"]["default"]["router"]["bgp"]["address-family"]["ipv4-unicast"]
-    default_af["route-import"] = {"from-vrf": {"enable": "on", "route-map": ti["export_route_map"],
-                                               "list": {vrf["name"]: {} for vrf in vrfs}}}
-    for vrf in vrfs:
-        for port in vrf["ports"]:
-            doc["interface"][port]["ip"]["vrf"] = vrf["name"]
-        doc["vrf"][vrf["name"]] = {"router": {"bgp": {
-            "enable": "on", "autonomous-system": bgp["asn"], "router-id": bgp["router_id"],
-            "address-family": {"ipv4-unicast": {
-                "enable": "on", "multipaths": {"ebgp": bgp["max_paths"]},
-                "redistribute": {"connected": {"enable": "on"}},
-                "route-import": {"from-vrf": {"enable": "on", "route-map": vrf["import_route_map"],
-                                              "list": {"default": {}}}}}}}}}
-
-
 def nvue_set(cfg):
     """The `set:` document of one switch: NVUE's object tree as `nv config save` writes it."""
     doc = {"system": {"hostname": cfg["hostname"]}, "interface": _interfaces(cfg), "service": {}, "router": {}}
@@ -363,9 +256,9 @@ def nvue_set(cfg):
     if "bgp" in cfg:
         _bgp(cfg, doc)
     if "qos" in cfg:
-        _qos(cfg, doc)
+        nvue_qos.qos(cfg, doc)
     if "tenant_isolation" in cfg:
-        _tenants(cfg, doc)
+        nvue_tenants.tenants(cfg, doc)
     return {key: value for key, value in doc.items() if value}
 
 

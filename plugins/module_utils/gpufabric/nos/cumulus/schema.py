@@ -14,7 +14,7 @@ import importlib
 import json
 import typing
 
-from ... import nos as _nos
+from ... import nos_registry as _nos
 from ...errors import SpecError
 
 # The release a spec without switch_config.cumulus_release gets (declared in spec_keys.json).

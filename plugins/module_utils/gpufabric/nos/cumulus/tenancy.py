@@ -5,10 +5,10 @@ tenant change starts from the fabric as it is (tenants/live.py puts the leaves t
 The collection renders (nvue.py) each tenant's ipv4 ACL bound inbound to that tenant's server ports, named by
 structured/tenant_acl.acl_name (TENANT_<NAME>, the free pool's QUARANTINE), and, in VRF mode, each tenant's ports
 into the VRF ``Vrf-<name>`` (``interface.<port>.ip.vrf``). A tenant name has no underscore and no capital
-(tenants/assignment.py), so the ACL's name gives it back."""
+(tenant_assignment.py), so the ACL's name gives it back."""
 import json
 
-from ...tenants import FREE_POOL
+from ...tenant_assignment import FREE_POOL
 from ...structured.tenant_acl import QUARANTINE
 from ...structured.tenant_vrf import vrf_name
 

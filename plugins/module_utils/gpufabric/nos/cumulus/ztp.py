@@ -10,7 +10,7 @@ system.aaa), applies it answering NVUE's prompt (`nv config apply -y`) and saves
 """
 import shlex
 
-from . import FILE, render_switches
+from .render import FILE, render_switches
 
 SCRIPT = "cumulus-ztp.sh"
 MARKER = "CUMULUS-AUTOPROVISIONING"

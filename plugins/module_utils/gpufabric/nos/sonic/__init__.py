@@ -10,9 +10,12 @@
 - tenancy.py: which tenant each port of a running rail leaf is bound to (tenants.yml reads the leaves)
 - ztp.py: ZTP artefacts (ztp.json, the config_db and FRR files it hands out)
 
-Neutral code reaches this module through ``nos.home("sonic")``; the names below are the home's interface.
+Neutral code reaches this module through ``nos_registry.home("sonic")``; the names below are the home's interface.
 """
+from ...frr_linux import bgp as bgp_gate  # noqa: F401  (interface: SONiC's BGP is FRR's)
+from ...frr_linux import drain  # noqa: F401  (interface)
 from . import collectors  # noqa: F401  (interface)
+from . import deploy  # noqa: F401  (interface)
 from . import deploy_read  # noqa: F401  (interface)
 from . import tenancy  # noqa: F401  (interface)
 from .config_db import config_db as native_config  # noqa: F401  (interface)
@@ -51,7 +54,7 @@ def yang_problems(config, models_dir, device="config_db"):
 
 def twin_plane():
     """The twin's stand-in for a SONiC switch's management plane (twin/plane.py of this home): twin/ reaches
-    it here, through nos.home("sonic"), and loads it only when the twin runs."""
+    it here, through nos_registry.home("sonic"), and loads it only when the twin runs."""
     from .twin import plane
     return plane
 

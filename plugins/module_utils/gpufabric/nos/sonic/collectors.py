@@ -1,18 +1,19 @@
 """SONiC's collectors: the switch's own command output turned into the neutral facts validation checks.
 
-``COMMANDS`` maps a fact to the command that reads it (``Command(tool, text)``; the ``config_db`` tool is
-how a transport reads a SONiC configuration), ``PARSERS`` a fact to (its DeviceState field, parser). Checks
-name the fact (``qos``), never the SONiC source it comes from.
+``COMMANDS`` maps an observation to the command that reads it (``Command(tool, text)``; the ``native`` tool runs a
+NOS's own command in the switch's shell, with what the NOS gives it), ``PARSERS`` an observation to (its fact,
+parser). SONiC runs FRR, lldpd and iproute2, so those observations are frr_linux's; ``qos`` is SONiC's own, read
+from CONFIG_DB. Checks name the fact (``qos``), never the SONiC source it comes from.
 """
 import json
 
-from ...validate.transport import Command
+from ...device_command import Command
+from ...frr_linux import collectors as frr_linux
 from .ranges import from_ranges
 
-COMMANDS = {"qos": Command("config_db", "sonic-cfggen -d --print-data")}
+COMMANDS = dict(frr_linux.COMMANDS, qos=Command("native", "sonic-cfggen -d --print-data"))
 # How each tool is invoked over SSH on a SONiC switch: lldpcli lives in its lldp container, FRR in bgp.
-SSH_TOOLS = {"vtysh": "sudo -n vtysh -c {q}", "lldpcli": "docker exec lldp lldpcli {text}",
-             "config_db": "sonic-cfggen -d --print-data"}
+SSH_TOOLS = {"vtysh": "sudo -n vtysh -c {q}", "lldpcli": "docker exec lldp lldpcli {text}", "native": "{text}"}
 
 
 def _csv_ints(value):
@@ -45,4 +46,4 @@ def config_db_qos(config_db):
     return out
 
 
-PARSERS = {"qos": ("qos", lambda text: config_db_qos(json.loads(text)))}
+PARSERS = dict(frr_linux.PARSERS, qos=("qos", lambda text: config_db_qos(json.loads(text))))

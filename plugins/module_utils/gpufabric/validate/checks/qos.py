@@ -77,7 +77,7 @@ class QosBackendLinks(_QosCheck):
             if skipped:
                 results.append(skipped)
             elif any(h is None for _d, _p, h in ends):
-                results += [self.result(d, p, FAIL, "%s %s has no QoS configuration (PORT_QOS_MAP entry missing)"
+                results += [self.result(d, p, FAIL, "%s %s has no QoS configuration (the switch reports no QoS for the port)"
                                         % (d, p)) for d, p, h in ends if h is None]
             else:
                 results += self._compare(ctx, ends, [ctx.expect.qos(link.a.name), ctx.expect.qos(link.b.name)])
@@ -101,11 +101,11 @@ class QosNicLeaf(_QosCheck):
                 leaf, leaf_problem = self._end(ctx, nic.peer, nic.peer_port, "qos")
                 if leaf_problem is None and leaf is None:
                     results.append(self.result(nic.peer, nic.peer_port, FAIL, "%s %s has no QoS configuration "
-                                               "(PORT_QOS_MAP entry missing)" % (nic.peer, nic.peer_port)))
+                                               "(the switch reports no QoS for the port)" % (nic.peer, nic.peer_port)))
                 leaf_end = None if leaf is None else \
                     (nic.peer, nic.peer_port, {k: leaf[k] for k in ("trust", "pfc", "ecn") if k in leaf})
                 if problem is None and have is None:
-                    problem = self.result(dev.name, nic.name, SKIP, "%s: no mlnx_qos output" % nic.label())
+                    problem = self.result(dev.name, nic.name, SKIP, "%s: the server reports no QoS for this NIC" % nic.label())
                     results.append(problem)
                 elif problem is not None:
                     nic_problem = nic_problem or problem

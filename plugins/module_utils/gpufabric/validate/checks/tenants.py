@@ -2,7 +2,7 @@
 same rail. Same-tenant pairs must answer, pairs of different tenants (or the free pool) must not; the
 expectation is the rendered isolation of the running assignment (tenants/reach.py), never a second list.
 Reported per server and NIC, naming the leaf and port and the ACL or VRF that decides."""
-from ...tenants import attached
+from ...tenant_assignment import attached
 from ...tenants.reach import Reach, rail_nics
 from ..state import probe_command as state_probe_command
 from .base import FAIL, PASS, SKIP, Check, for_roles

@@ -204,7 +204,8 @@ def leftovers(names):
 # --- the serving process --------------------------------------------------------------------------------
 
 def serve(state_dir):
-    from .nvue_api import ApplyError, NvueApiServer, NvueSwitch, schema_validator, self_signed_certificate
+    from .nvue_api import ApplyError, NvueSwitch, schema_validator
+    from .nvue_http import NvueApiServer, self_signed_certificate
     from .switch import Applier, SwitchError
 
     base = api_dir(state_dir)

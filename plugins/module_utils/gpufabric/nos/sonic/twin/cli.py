@@ -7,14 +7,14 @@ Like click, which SONiC's CLI is built on: a failed command prints its own line,
 "Error: <reason>" on stderr and exits 2; an unanswered confirmation prints "Aborted!" and exits 1.
 """
 import argparse
-import collections
 import json
 import os
 import sys
 
 from . import gcu
-from .configdb import DATABASES, MemoryConfigDb, RedisConfigDb
-from ....netns_process import machine_process
+from .configdb import MemoryConfigDb, RedisConfigDb, mod_config, sort_dict
+from .orchagent import frr_reload, orchagent
+from .show import show, sonic_cfggen, sonic_db_cli
 
 USAGE = {"apply-patch": "PATCH_FILE_PATH", "replace": "TARGET_FILE_PATH", "rollback": "CHECKPOINT_NAME",
          "checkpoint": "CHECKPOINT_NAME", "delete-checkpoint": "CHECKPOINT_NAME", "list-checkpoints": "",
@@ -78,13 +78,6 @@ def _yaml_pairs(path):
             if sep:
                 pairs[key.strip()] = value.strip().strip("'\"")
     return pairs
-
-
-def sort_dict(data):
-    """sonic-utilities' sort_dict: keys in order at every level, as `config save` writes config_db.json."""
-    if isinstance(data, dict):
-        return collections.OrderedDict((k, sort_dict(data[k])) for k in sorted(data))
-    return data
 
 
 def _dump(config):
@@ -156,129 +149,6 @@ def config(args, switch, out, err, stdin):
 WRITES_CONFIG_DB = ("apply-patch", "replace", "rollback", "load", "reload")
 
 
-def program_ports(config, run):
-    """portsorch's part: each PORT row's admin_status and mtu onto the namespace's link of that name (the cable
-    the twin made; a port with no cable has no link, and is left alone). A LAG member's MTU is its LAG's, so
-    only links that belong to no master take the row's MTU. Returns the changes made."""
-    links = {link["ifname"]: link for link in json.loads(run(["ip", "-j", "link", "show"]).stdout or "[]")}
-    changes = []
-    for name, row in sorted(config.get("PORT", {}).items()):
-        link = links.get(name)
-        if link is None:
-            continue
-        up = row.get("admin_status", "up") == "up"
-        if up != ("UP" in link.get("flags", [])):
-            run(["ip", "link", "set", "dev", name, "up" if up else "down"])
-            changes.append("%s %s" % (name, "up" if up else "down"))
-        mtu = row.get("mtu")
-        if mtu and not link.get("master") and int(mtu) != link.get("mtu"):
-            run(["ip", "link", "set", "dev", name, "mtu", str(int(mtu))])
-            changes.append("%s mtu %s" % (name, mtu))
-    return changes
-
-
-def orchagent(switch, err):
-    """What SONiC's orchagent does with a CONFIG_DB change, for the dataplane the twin has: PORT rows' admin
-    state and MTU become the switch namespace's links' (``program_ports``), and the L3 ingress ACLs of
-    ACL_TABLE/ACL_RULE its nftables port filters (acl.py), so a spare swap or a tenant change reaches
-    the twin the way it reaches a switch, through config replace. Only on a switch of a running twin
-    (gpufabric-twin.json "dataplane"); VRFs and the rest are not reprogrammed here (docs/twin.md). A CONFIG_DB
-    the twin cannot enforce is an error (on SONiC, orchagent's log)."""
-    if not switch.twin.get("dataplane"):
-        return 0
-    from ....twin import nftables
-    from ....twin.run import CommandError, run
-    from .acl import AclError, ruleset
-    config = switch.db().get_config()
-    try:
-        program_ports(config, run)
-    except (CommandError, OSError, ValueError) as e:
-        err.write("orchagent: the PORT table in CONFIG_DB could not be programmed: %s\n" % e)
-        return 1
-    try:
-        nftables.apply_local(ruleset(config))
-    except (AclError, CommandError, OSError) as e:
-        err.write("orchagent: the ACLs in CONFIG_DB could not be programmed: %s\n" % e)
-        return 1
-    if has_vrfs(switch, config.get("VRF")):
-        return vrfmgr(switch, err, "vrfmgrd")
-    return 0
-
-
-# plane.reconcile in the machine's namespaces: its error as one line, the exit code 1.
-RECONCILE = ("import sys; sys.path.insert(0, sys.argv[1]); from gpufabric.nos.sonic.twin import plane; "
-             "from gpufabric.twin import TwinError\n"
-             "try:\n    plane.reconcile(sys.argv[2], reload_frr=sys.argv[3] == 'reload')\n"
-             "except (TwinError, OSError, ValueError) as e:\n    sys.exit('%s' % e)")
-
-
-def has_vrfs(switch, vrf_table, frr_text=""):
-    """Whether the switch has tenant VRFs in CONFIG_DB or its frr.conf, or VRF namespaces still on the twin (to go)."""
-    host = switch.twin.get("host", "")
-    try:
-        left = any(name.startswith(host + "-Vrf") for name in os.listdir("/run/netns"))
-    except OSError:
-        left = False
-    return bool(vrf_table) or left or any(line.startswith("router bgp ") and " vrf " in line
-                                          for line in frr_text.splitlines())
-
-
-def vrfmgr(switch, err, who, reload_frr=False):
-    """SONiC's vrfmgrd and intfmgrd for the twin: the switch's VRFs and their ports from CONFIG_DB, and their BGP from
-    its frr.conf, become namespaces joined to the switch's (twin/vrf.py, docs/twin.md), from the machine's namespaces
-    (plane.reconcile). Returns the exit code."""
-    import subprocess
-    module_utils = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__))))))
-    pid = machine_process()
-    if pid is None:
-        err.write("%s: not run in a twin switch's namespace, where its tenant VRFs are programmed\n" % who)
-        return 1
-    proc = subprocess.run(["nsenter", "--target", str(pid), "--mount", "--net", "--", sys.executable, "-c", RECONCILE,
-                           module_utils, switch.twin["host"], "reload" if reload_frr else "-"],
-                          capture_output=True, text=True, check=False)
-    if proc.returncode:
-        lines = (proc.stderr or proc.stdout).strip().splitlines()
-        err.write("%s: the tenant VRFs could not be programmed: %s\n" % (who, lines[-1] if lines else proc.returncode))
-        return 1
-    return 0
-
-
-def _vrf_table(switch):
-    """CONFIG_DB's VRF table, or none when redis does not answer (the bgp container's frr-reload does not need it)."""
-    try:
-        return switch.db().get_config().get("VRF")
-    except Exception:  # noqa: BLE001 -- a redis that is down: FRR's own frr-reload still runs
-        return None
-
-
-FRR_RELOAD = "/usr/lib/frr/frr-reload.py"
-FRR_CONF = "/etc/frr/frr.conf"
-
-
-def frr_reload(args, switch, out, err):
-    """/usr/lib/frr/frr-reload.py of the bgp container. On a switch without tenant VRFs it is FRR's own, run as it
-    is. A leaf with tenant VRFs runs them in namespaces of their own on the twin (twin/vrf.py), so there `--reload
-    /etc/frr/frr.conf` applies the file's translation to the leaf and its VRFs, with their namespaces made to match
-    CONFIG_DB and the file (vrfmgr)."""
-    files = [a for a in args if not a.startswith("-")]
-    text = ""
-    if files:
-        try:
-            with open(files[-1], encoding="utf-8") as f:
-                text = f.read()
-        except OSError as e:
-            err.write("frr-reload.py: %s\n" % e)
-            return 1
-    if not has_vrfs(switch, None, text) and not has_vrfs(switch, _vrf_table(switch)):
-        os.execv(FRR_RELOAD, [FRR_RELOAD] + list(args))
-    if "--reload" not in args or files != [FRR_CONF]:
-        err.write("frr-reload.py: a twin leaf with tenant VRFs reloads only with --reload %s (docs/twin.md)\n"
-                  % FRR_CONF)
-        return 2
-    return vrfmgr(switch, err, "frr-reload.py", reload_frr=True)
-
-
 def _config(opts, switch, out, err, stdin):
     verbose = getattr(opts, "verbose", False)
     log = (lambda line: out.write(line + "\n")) if verbose else None
@@ -343,7 +213,7 @@ def _config(opts, switch, out, err, stdin):
                 db.load(config_db)
             else:
                 out.write("Running command: /usr/local/bin/sonic-cfggen -j %s --write-to-db\n" % path)
-                _mod_config(db, config_db)
+                mod_config(db, config_db)
         return 0
     except Failed as e:
         if e.code == 2:
@@ -352,109 +222,6 @@ def _config(opts, switch, out, err, stdin):
             err.write('Usage: config %s [OPTIONS] %s\nTry "config %s -h" for help.\n\nError: %s\n'
                       % (command, USAGE[command], command, e.reason))
         return e.code
-
-
-def _mod_config(db, config):
-    """sonic-cfggen --write-to-db: ConfigDBConnector.mod_config, each row's fields merged into what is there."""
-    current = db.get_config()
-    for table, rows in config.items():
-        for key, row in rows.items():
-            merged = dict(current.get(table, {}).get(key, {}))
-            merged.update(row or {})
-            db.set_entry(table, key, merged)
-
-
-# sonic-utilities 202511 show/main.py `show runningconfiguration all`, single-ASIC: CONFIG_DB as `sonic-cfggen -d
-# --print-data` prints it, then "bgpraw", FRR's running config from `sudo rvtysh -c 'show running-config'`
-# (utilities_common/bgp_util.run_bgp_command; rvtysh is vtysh on a single-ASIC switch).
-BGPRAW_COMMAND = "show running-config"
-VTYSH = "vtysh"
-FRR_RUN = "/run/frr"
-
-
-def _bgpraw_argv(switch):
-    """vtysh of the switch's own FRR: through the netns connection /run/frr is the switch's pathspace already; from a
-    plain `ip netns exec` (validation's transport) it is reached with -N. Not root: through sudo, as SONiC runs it."""
-    host = switch.twin.get("host")
-    argv = [VTYSH] + (["-N", host] if host and os.path.isdir(os.path.join(FRR_RUN, host)) else [])
-    return (["sudo"] if os.geteuid() != 0 else []) + argv + ["-c", BGPRAW_COMMAND]
-
-
-def bgpraw(switch, out, err):
-    """What run_bgp_command gives: vtysh's output; when it fails, that output echoed and ""; when it cannot start,
-    None (the exception is swallowed with exit_on_fail=False)."""
-    import subprocess
-    try:
-        proc = subprocess.run(_bgpraw_argv(switch), capture_output=True, text=True, check=False)
-    except OSError:
-        return None
-    err.write(proc.stderr)
-    if proc.returncode:
-        out.write(proc.stdout.rstrip("\n") + "\n")
-        return ""
-    return proc.stdout
-
-
-def show(args, switch, out, err):
-    if args[:2] != ["runningconfiguration", "all"]:
-        err.write("Error: the twin's show models only 'show runningconfiguration all'\n")
-        return 2
-    running = sort_dict(switch.db().get_config())
-    running["bgpraw"] = bgpraw(switch, out, err)
-    out.write(json.dumps(running, indent=4) + "\n")
-    return 0
-
-
-def sonic_cfggen(args, switch, out, err):
-    parser = argparse.ArgumentParser(prog="sonic-cfggen", add_help=False)
-    parser.add_argument("-d", "--from-db", action="store_true")
-    parser.add_argument("-j", "--json", action="append", default=[])
-    parser.add_argument("-v", "--var")
-    parser.add_argument("--print-data", action="store_true")
-    parser.add_argument("--write-to-db", action="store_true")
-    opts = parser.parse_args(args)
-    data = {}
-    if opts.from_db:
-        data.update(switch.db().get_config())
-    for path in opts.json:
-        with open(path, encoding="utf-8") as f:
-            data.update(json.load(f))
-    if opts.write_to_db:
-        _mod_config(switch.db(), data)
-    if opts.var:
-        value = data
-        for part in opts.var.split("."):
-            value = value.get(part, "") if isinstance(value, dict) else ""
-        out.write("%s\n" % value)
-    if opts.print_data:
-        out.write(json.dumps(sort_dict(data), indent=4) + "\n")
-    return 0
-
-
-def sonic_db_cli(args, switch, out, err):
-    if not args or args[0] not in DATABASES:
-        err.write("Usage: sonic-db-cli [OPTIONS] DB_NAME [CMD [ARG ...]]\nError: database %s is not in "
-                  "database_config.json\n" % (args[0] if args else "(none)"))
-        return 1
-    import redis
-    client = redis.Redis(unix_socket_path=switch.socket, db=DATABASES[args[0]], decode_responses=True)
-    if len(args) == 1:
-        err.write("sonic-db-cli %s: give a redis command\n" % args[0])
-        return 1
-    try:
-        result = client.execute_command(*args[1:])
-    except redis.ResponseError as e:
-        err.write("%s\n" % e)
-        return 1
-    if isinstance(result, dict):
-        out.write("%s\n" % result)
-    elif isinstance(result, (list, tuple, set)):
-        out.write("".join("%s\n" % item for item in result))
-    elif result is True:
-        out.write("True\n")
-    elif result is not None:
-        out.write("%s\n" % result)
-    return 0
 
 
 def main(argv, etc_sonic="/etc/sonic", out=None, err=None, stdin=None):

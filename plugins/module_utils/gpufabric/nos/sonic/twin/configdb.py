@@ -5,6 +5,7 @@ LOGLEVEL_DB 3, CONFIG_DB 4, FLEX_COUNTER_DB 5, STATE_DB 6. A CONFIG_DB row TABLE
 a list value is kept in field "<name>@" as the items joined by ","; a row without fields is the one field
 "NULL" = "NULL". APPL_DB joins table and key with ":", the others with "|".
 """
+import collections
 import copy
 
 DATABASES = {"APPL_DB": 0, "ASIC_DB": 1, "COUNTERS_DB": 2, "LOGLEVEL_DB": 3, "CONFIG_DB": 4,
@@ -93,3 +94,20 @@ class RedisConfigDb:
             for key, row in rows.items():
                 pipe.hset(table + self.separator + key, mapping=to_raw(row))
         pipe.execute()
+
+
+def sort_dict(data):
+    """sonic-utilities' sort_dict: keys in order at every level, as `config save` writes config_db.json."""
+    if isinstance(data, dict):
+        return collections.OrderedDict((k, sort_dict(data[k])) for k in sorted(data))
+    return data
+
+
+def mod_config(db, config):
+    """sonic-cfggen --write-to-db: ConfigDBConnector.mod_config, each row's fields merged into what is there."""
+    current = db.get_config()
+    for table, rows in config.items():
+        for key, row in rows.items():
+            merged = dict(current.get(table, {}).get(key, {}))
+            merged.update(row or {})
+            db.set_entry(table, key, merged)

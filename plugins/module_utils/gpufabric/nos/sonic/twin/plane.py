@@ -10,7 +10,7 @@ with its databases (CONFIG_DB loaded from config_db.json, as at boot) and SONiC'
 
 The redis-server runs in the switch's namespace, so 127.0.0.1:6379 there is the switch's own, as on SONiC.
 
-The twin reaches this module through nos.home("sonic").twin_plane() and asks it (docs/twin.md, "NOS stand-ins"):
+The twin reaches this module through nos_registry.home("sonic").twin_plane() and asks it (docs/twin.md, "NOS stand-ins"):
 SELF_APPLYING (False: the twin builds the namespace from ``layout``), CONFIG_FILE, PORT_PATTERN, REQUIRES,
 ``layout(text)``, ``apply``, ``forget``, ``remove``, ``leftovers``, PlaneError. ``reconcile`` is this plane's own: the
 switch's commands call it when its configuration changed.
@@ -43,7 +43,7 @@ ETC_ROOT = "/etc/sonic"
 BIN_DIR = "/run/gpufabric-sonic/bin"
 # Not under /run/gpufabric-twin, whose listing says which twins are up.
 LOCK_FILE = "/run/gpufabric-sonic.lock"
-# frr-reload.py: the bgp container's, which on the twin also gives a leaf's tenant VRFs their namespaces (cli.py).
+# frr-reload.py: the bgp container's, which on the twin also gives a leaf's tenant VRFs their namespaces (orchagent.py).
 COMMANDS = ("config", "show", "sonic-cfggen", "sonic-db-cli", "frr-reload.py")
 # The release whose rules the twin's `config` commands apply (gcu_releases.yml), as SONiC's build_version.
 BUILD_VERSION = "SONiC.202511.0-gpufabric-twin"
@@ -166,9 +166,9 @@ def _apply(state_dir, switches, namespaced):
 
 
 def reconcile(host, reload_frr=False):
-    """A twin switch's orchagent and vrfmgrd, run in the machine's namespaces (cli.py calls it through nsenter): its
-    namespace and its tenant VRFs' made to match its CONFIG_DB and its frr.conf (twin.reconcile_switch)."""
-    from ....twin import reconcile_switch
+    """A twin switch's orchagent and vrfmgrd, run in the machine's namespaces (orchagent.py calls it through nsenter): its
+    namespace and its tenant VRFs' made to match its CONFIG_DB and its frr.conf (twin/switch.py, reconcile_switch)."""
+    from ....twin.switch import reconcile_switch
     etc = etc_dir(host)
     with open(os.path.join(etc, "gpufabric-twin.json"), encoding="utf-8") as f:
         device = json.load(f)

@@ -130,7 +130,7 @@ def switch_files(etc_sonic, run_dir, asic_type, build_version, yang_models, conf
                  device=None):
     """Write a twin switch's /etc/sonic: database_config.json, sonic_version.yml (asic_type, build_version,
     as on SONiC), the twin's own gpufabric-twin.json (where the YANG models are; with ``dataplane``, that the
-    switch's namespace enforces what CONFIG_DB holds, cli.orchagent; ``device``: {"cluster", "host", "role",
+    switch's namespace enforces what CONFIG_DB holds, orchagent.py; ``device``: {"cluster", "host", "role",
     "model"}, what the switch's orchagent stand-in needs to reprogram its part of the twin) and, first time only,
     config_db.json."""
     os.makedirs(os.path.join(etc_sonic, "checkpoints"), exist_ok=True)

@@ -1,5 +1,6 @@
 """Parsers from command output to plain data: vtysh JSON, lldpcli JSON, `ip -j`, mlnx_qos (a NOS's own
-command output has its collectors in its home, nos/<name>/collectors.py).
+command output has its collectors in its home, nos/<name>/collectors.py, which reach these through
+frr_linux/collectors.py when the NOS runs FRR, lldpd and iproute2).
 
 Each takes the text a command printed and returns dicts keyed by the names a check compares with the plan
 (interface names, peer addresses, prefixes). Unknown or empty output gives an empty result, not a guess.
