@@ -20,14 +20,13 @@ anything changes; then the namespace is changed:
 - QoS, LLDP timers, SNMP, syslog, NTP, adaptive routing are recorded (the applied revision keeps them
   and ``nv`` shows them); the twin has no ASIC queues to program.
 """
-import ipaddress
 import json
 import os
 import subprocess
 
 from ....twin import daemons, vrf
 from ....twin.run import CommandError
-from . import frr
+from . import frr, l2
 
 CUMULUS_MTU = 9216
 PORT_TYPES = ("swp",)
@@ -51,21 +50,8 @@ def _links(host):
     return {link["ifname"]: link for link in json.loads(_run(["ip", "-n", host, "-j", "-d", "addr", "show"]) or "[]")}
 
 
-def _v4(link):
-    return sorted("%s/%s" % (a["local"], a["prefixlen"]) for a in link.get("addr_info", []) if a.get("family") == "inet")
-
-
-def _addresses(conf, where):
-    out = []
-    for addr in sorted(((conf.get("ip") or {}).get("address")) or {}):
-        try:
-            iface = ipaddress.ip_interface(addr)
-        except ValueError:
-            raise frr.Unsupported("%s.ip.address.%s: not an address with a prefix length" % (where, addr))
-        if iface.version != 4:
-            raise frr.Unsupported("%s.ip.address.%s: IPv6 is not modelled on the twin" % (where, addr))
-        out.append(addr)
-    return out
+_v4 = l2.v4
+_addresses = l2.addresses
 
 
 def _port_state(conf, where):
@@ -101,19 +87,27 @@ def vrf_ports(config, links):
     return out
 
 
+def _cabled(links):
+    return {name for name, link in links.items()
+            if name.startswith("swp") and (link.get("linkinfo") or {}).get("info_kind") == "veth"}
+
+
 def kernel_plan(config, links):
-    """(ip -batch lines, changes) turning the namespace's ``links`` ({ifname: ip -j link}) into ``config``."""
+    """(ip -batch lines, changes) turning the namespace's ``links`` ({ifname: ip -j link}) into ``config``: the L2
+    objects (bonds, bridges, SVIs, VRR: l2.py) first, so ports can join their bridges, the VRR macvlans last."""
     interfaces = config.get("interface") or {}
     for name, conf in sorted(interfaces.items()):
         kind = conf.get("type")
-        if kind not in PORT_TYPES + ("loopback", "eth"):
-            raise frr.Unsupported("interface.%s.type %s: not modelled on the Cumulus twin (swp, loopback, eth)"
-                                  % (name, kind))
+        if kind not in PORT_TYPES + ("loopback", "eth") + l2.BOND_TYPES + ("svi",):
+            raise frr.Unsupported("interface.%s.type %s: not modelled on the Cumulus twin (swp, loopback, eth, bond, "
+                                  "peerlink, svi)" % (name, kind))
         if kind == "eth" and (conf.get("ip") or {}).get("vrf", "mgmt") != "mgmt":
             raise frr.Unsupported("interface.%s.ip.vrf: the twin's management port stays in the management VRF" % name)
-    lines, changes = [], []
+    layer2 = l2.plan(config, _cabled(links))
+    lines, later, changes = l2.kernel_lines(layer2, links)
     for name in sorted(links):
         link = links[name]
+        master = None
         if name == "lo":
             want = {"mtu": None, "addrs": sorted(set(_addresses(interfaces.get("lo") or {}, "interface.lo")
                                                      + ["127.0.0.1/8"])), "up": True}
@@ -121,6 +115,13 @@ def kernel_plan(config, links):
             conf = interfaces.get(name)
             want = _port_state(conf, "interface.%s" % name) if conf else {"mtu": CUMULUS_MTU, "addrs": [], "up": False,
                                                                           "vrf": "default"}
+            member = layer2["members"].get(name)
+            if member:
+                # A bond member: the bond's MTU and state; the bond's active member joins the bond's VLAN bridge.
+                want = {"mtu": member["mtu"], "addrs": [], "up": member["up"], "vrf": "default"}
+                master = member["master"]
+            elif name in layer2["bridged"]:
+                master = layer2["bridged"][name]
             if _tenant_vrf(config, name, want["vrf"]):
                 want["addrs"] = []      # the port's addresses are its VRF's, in the VRF's namespace (vrf_ports)
             elif link.get("master") == vrf.port_bridge(name):
@@ -128,8 +129,15 @@ def kernel_plan(config, links):
                 lines += ["link set %s nomaster" % name, "link del %s" % vrf.port_bridge(name)]
                 lines += ["link del %s" % vrf.port_link(name)] if vrf.port_link(name) in links else []
                 changes.append("%s out of its tenant VRF" % name)
+            have_master = link.get("master")
+            if master and have_master != master:
+                lines.append("link set %s master %s" % (name, master))
+                changes.append("%s in bridge %s" % (name, master))
+            elif not master and have_master and l2.L2_LINK.match(have_master) and have_master in layer2["bridges"]:
+                lines.append("link set %s nomaster" % name)
+                changes.append("%s out of bridge %s" % (name, have_master))
         else:
-            continue   # eth0 (the twin's management port) and anything else the twin made
+            continue   # eth0 (the twin's management port), the bridges and VRR (l2.py) and anything else the twin made
         if want["mtu"] and link.get("mtu") != want["mtu"]:
             lines.append("link set %s mtu %d" % (name, want["mtu"]))
             changes.append("%s mtu %d" % (name, want["mtu"]))
@@ -144,7 +152,7 @@ def kernel_plan(config, links):
         if want["up"] != is_up:
             lines.append("link set %s %s" % (name, "up" if want["up"] else "down"))
             changes.append("%s %s" % (name, "up" if want["up"] else "down"))
-    return lines, changes
+    return lines + later, changes
 
 
 def _nft_match(match, where, family):
@@ -267,7 +275,8 @@ class Applier:
         links = _links(self.host)
         lines, changes = kernel_plan(config, links)
         return {"links": lines, "changes": changes, "frr": frr.frr_conf(config, hostname),
-                "nft": nft_script(config, set(links)), "vrfs": vrf_ports(config, links)}
+                "nft": nft_script(config, set(links)), "vrfs": vrf_ports(config, links),
+                "after": l2.after_commands(self.host, l2.plan(config, _cabled(links)))}
 
     def _do(self, plan):
         from .... import twin      # the twin's machinery for tenant VRFs (twin/vrf.py), loaded only by the stand-in
@@ -275,6 +284,8 @@ class Applier:
         changes = list(plan["changes"])
         if plan["links"]:
             _run(["ip", "-n", self.host, "-batch", "-"], "\n".join(plan["links"]) + "\n", what="ip -batch of the ports")
+        for argv in plan.get("after", ()):
+            _run(argv, what=" ".join(argv[4:7]))
         if plan["vrfs"] or twin.has_vrf_namespaces(self.host):
             # Tenant VRFs: each in a namespace of its own, its ports bridged into it, FRR translated (docs/twin.md).
             try:
