@@ -305,8 +305,8 @@ def test_kernel_plan_of_an_mlag_leaf_bridges_each_bond_s_first_member_and_makes_
 
 def test_kernel_plan_of_an_mlag_leaf_as_applied_changes_nothing_and_removes_what_went():
     config = applied("cumuluslab-fe-leaf01a")
-    bridged = {n: dict(link(n, mtu=9216, up=True), master="vlan100") for n in ("swp1s0", "swp1s1", "swp1s2", "swp1s3",
-                                                                             "swp8")}
+    members = ("swp1s0", "swp1s1", "swp1s2", "swp1s3", "swp8")
+    bridged = {n: dict(link(n, mtu=9216, up=True), master="vlan100") for n in members}
     links = frontend_links(swp2=link("swp2", mtu=9216, addrs=["10.68.0.1/31"], up=True),
                            swp9=link("swp9", mtu=9216, up=True),
                            vlan100=link("vlan100", kind="bridge", mtu=9216, addrs=["10.64.0.2/28"], up=True),

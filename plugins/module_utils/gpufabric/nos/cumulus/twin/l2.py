@@ -115,8 +115,8 @@ def _port_vlan(name, conf, domains):
     else:
         vids = list(domains[domain])
     if set(vids) - set(domains[domain]):
-        raise Unsupported("%s.%s: VLAN %s is not a VLAN of the bridge domain" % (where, domain,
-                                                                               sorted(set(vids) - set(domains[domain]))[0]))
+        extra = sorted(set(vids) - set(domains[domain]))[0]
+        raise Unsupported("%s.%s: VLAN %s is not a VLAN of the bridge domain" % (where, domain, extra))
     if len(vids) != 1:
         raise Unsupported("%s.%s: carries VLANs %s; the twin bridges one VLAN per port (this kernel has no VLAN "
                           "devices)" % (where, domain, ", ".join(str(v) for v in vids)))
@@ -157,8 +157,8 @@ def plan(config, cabled):
                 if addresses(mconf, "interface.%s" % member) or (mconf.get("bridge") or {}).get("domain"):
                     raise Unsupported("interface.%s: a member of %s has no addresses or bridge of its own" % (member, name))
                 if member in out["members"]:
-                    raise Unsupported("%s.bond.member.%s: already a member of %s" % (where, member,
-                                                                                   out["members"][member]["bond"]))
+                    other = out["members"][member]["bond"]
+                    raise Unsupported("%s.bond.member.%s: already a member of %s" % (where, member, other))
             if (conf.get("ip") or {}).get("address"):
                 raise Unsupported("%s.ip.address: routed bonds are not modelled on the twin" % where)
             mlag = bond.get("mlag") or {}
@@ -182,8 +182,8 @@ def plan(config, cabled):
             if bridge is None:
                 raise Unsupported("%s.vlan %s: not a VLAN of any bridge domain" % (where, vid))
             if name != bridge_name(int(vid)):
-                raise Unsupported("%s: the twin names the SVI of VLAN %s %s, as Cumulus does" % (where, vid,
-                                                                                             bridge_name(int(vid))))
+                raise Unsupported("%s: the twin names the SVI of VLAN %s %s, as Cumulus does"
+                                  % (where, vid, bridge_name(int(vid))))
             ip = conf.get("ip") or {}
             if ip.get("vrf", "default") != "default":
                 raise Unsupported("%s.ip.vrf: SVIs in the default VRF only on the twin" % where)
@@ -290,8 +290,8 @@ def after_commands(host, l2):
     out = []
     for name, bridge in sorted(l2["bridges"].items()):
         devices = [name] + ([bridge["vrr"]["name"]] if bridge["vrr"] else [])
-        out.append(["ip", "netns", "exec", host, "sysctl", "-qw"] + ["net.ipv4.conf.%s.%s=%d" % (dev, key, value)
-                                                                    for dev in devices for key, value in ARP_SYSCTLS])
+        settings = ["net.ipv4.conf.%s.%s=%d" % (dev, key, value) for dev in devices for key, value in ARP_SYSCTLS]
+        out.append(["ip", "netns", "exec", host, "sysctl", "-qw"] + settings)
         if bridge["vrr"]:
             out.append(["ip", "netns", "exec", host, "bridge", "fdb", "replace", bridge["vrr"]["mac"], "dev", name,
                         "self", "local"])
