@@ -112,10 +112,15 @@ def nv_show(host, *path):
     return json.loads(proc.stdout)
 
 
+FRONTEND = {}
+
+
 def frontend(plan):
     """{server: its frontend address} and the addresses every server must reach: the VRR gateway and both leaves'
-    SVI addresses (from the rendered build's structured config of each server and leaf)."""
+    SVI addresses (from the rendered build's structured config of each server and leaf; rendered once)."""
     from gpufabric import build
+    if FRONTEND:
+        return FRONTEND["servers"], FRONTEND["common"]
     files = build.render_all(plan)
     servers, gateway = {}, None
     for dev in plan.devices:
@@ -127,6 +132,7 @@ def frontend(plan):
     for leaf in (LEAF_A, LEAF_B):
         doc = yaml.safe_load(files["devices/%s/startup.yaml" % leaf])[1]["set"]
         svis += [a.split("/")[0] for a in doc["interface"]["vlan100"]["ip"]["address"]]
+    FRONTEND.update(servers=servers, common=[gateway] + svis)
     return servers, [gateway] + svis
 
 

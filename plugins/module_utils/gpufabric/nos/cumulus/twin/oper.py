@@ -8,8 +8,8 @@ an MLAG id is dual-connected when the peer has an up bond with the same id, sing
 no clagd: the view is worked out when asked, from what the peers' clagd would tell each other: the peer is alive
 when the peer link has carrier and a switch of the twin holds the other half of the pair (the same MLAG MAC address),
 whose applied configuration and port carrier stand for what clagd exchanges; the backup is active when the backup IP
-answers an ICMP echo from the switch (the peer's clagd would answer its UDP heartbeat there). The JSON keys are those
-NVIDIA's examples show (`nv show mlag`: backup-active, local-id, local-role, peer-alive, peer-id, peer-interface,
+answers an ICMP echo from the switch's loopback (the peer's clagd would answer its UDP heartbeat there). The JSON
+keys are those NVIDIA's examples show (`nv show mlag`: backup-active, local-id, local-role, peer-alive, peer-id, peer-interface,
 peer-priority, peer-role beside the configuration; `nv show interface <bond> bond mlag`: id, peer-interface, status).
 
 Emulator code: the standard library and this directory only.
@@ -170,8 +170,9 @@ def _checksum(data):
     return ~total & 0xFFFF
 
 
-def icmp_answered(address, timeout=1.0):
-    """Whether ``address`` answers an ICMP echo from this network namespace within ``timeout`` seconds."""
+def icmp_answered(address, source=None, timeout=1.0):
+    """Whether ``address`` answers an ICMP echo from this network namespace (from ``source``) within ``timeout``
+    seconds."""
     ident = os.getpid() & 0xFFFF
     payload = b"gpufabric-twin-clagd"
     packet = struct.pack("!BBHHH", 8, 0, 0, ident, 1) + payload
@@ -182,6 +183,8 @@ def icmp_answered(address, timeout=1.0):
         return False
     with sock:
         try:
+            if source:
+                sock.bind((source, 0))
             sock.sendto(packet, (address, 0))
         except OSError:
             return False
@@ -243,7 +246,10 @@ def show(directory, config, words):
         if not config.get("mlag"):
             return {}
         backups = sorted(((config.get("mlag") or {}).get("backup") or {}))
-        reachable = any(icmp_answered(ip) for ip in backups)
+        # From the switch's loopback, the address its peer's backup names: the fabric routes loopbacks, not its /31s.
+        lo = ((config.get("interface") or {}).get("lo") or {}).get("ip") or {}
+        loopback = next((a.split("/")[0] for a in sorted(lo.get("address") or {})), None)
+        reachable = any(icmp_answered(ip, loopback) for ip in backups)
         view = mlag_view(config, peer_config, carrier, peer_carrier, reachable, system_id(config, links),
                          system_id(peer_config, peer_links) if peer_config else None)
         view["backup"] = {ip: dict(conf or {}, status="active" if reachable else "inactive")
