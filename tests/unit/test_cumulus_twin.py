@@ -348,3 +348,31 @@ def test_nv_show_mlag_and_bond_are_nvue_documents(tmp_path, monkeypatch):
     assert oper.mlag_consistency(mine, peer)["mac-address"]["conflict"] == ""
     assert oper.mlag_consistency(mine, dict(peer, mlag=dict(peer["mlag"], **{"mac-address": "44:38:39:ff:00:09"})))[
         "mac-address"]["conflict"]
+
+
+def test_nv_show_mlag_and_bond_take_the_operational_view(tmp_path, monkeypatch, capsys):
+    """`nv show mlag` and `nv show interface <bond> bond [mlag]` without --applied: the operational view (oper.py),
+    walked down like any other path; on a switch without MLAG, `nv show mlag` is an empty object."""
+    from gpufabric.nos.cumulus.twin import oper
+
+    root = tmp_path / "cfe"
+    for host in ("cumuluslab-fe-leaf01a", "cumuluslab-fe-leaf01b"):
+        (root / host / "nvue").mkdir(parents=True)
+        (root / host / "nvue" / "applied.json").write_text(json.dumps(applied(host)))
+    directory = str(root / "cumuluslab-fe-leaf01a" / "nvue")
+    monkeypatch.setattr(nv_cli, "_switch_dir", lambda: ("cumuluslab-fe-leaf01a", directory))
+    up = {n: link(n, up=True) for n in ("swp1s0", "swp1s1", "swp1s2", "swp1s3", "swp8", "swp9")}
+    for each in up.values():
+        each["flags"].append("LOWER_UP")
+        each["address"] = "44:38:39:00:00:0%d" % (1 + len(each["ifname"]) % 2)
+    monkeypatch.setattr(oper, "_links", lambda host=None: up)
+    monkeypatch.setattr(oper, "icmp_answered", lambda address, source=None, timeout=1.0: source == "10.72.0.1")
+    assert oper.find_peer(directory, applied("cumuluslab-fe-leaf01a"))[0] == "cumuluslab-fe-leaf01b"
+    assert nv_cli.main(["show", "mlag", "-o", "json"]) == 0
+    view = json.loads(capsys.readouterr().out)
+    assert (view["peer-alive"], view["backup-active"], view["local-role"]) == (True, True, "primary")
+    assert view["backup"] == {"10.72.0.2": {"vrf": "default", "status": "active"}}
+    assert nv_cli.main(["show", "interface", "bond102", "bond", "mlag", "-o", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "dual"
+    assert nv_cli.main(["show", "interface", "swp2", "bond", "-o", "json"]) == 1
+    assert "operational view is not modelled" in capsys.readouterr().err
