@@ -159,7 +159,9 @@ def _links(host=None):
 
 
 def _carrier(links):
-    return {name: "UP" in link.get("flags", []) and "NO-CARRIER" not in link.get("flags", [])
+    """{port: whether it is up with carrier}: IFF_LOWER_UP, the carrier itself (NO-CARRIER follows the operational
+    state, which the kernel's link watch updates up to a second later)."""
+    return {name: "UP" in link.get("flags", []) and "LOWER_UP" in link.get("flags", [])
             for name, link in links.items()}
 
 
