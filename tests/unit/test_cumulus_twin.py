@@ -156,7 +156,12 @@ def test_kernel_plan_of_the_same_configuration_changes_nothing():
 
 @pytest.mark.parametrize("change, message", [
     ({"interface": {"swp2": {"ip": {"vrf": "Vrf-alpha"}}}}, "interface.swp2.ip.vrf Vrf-alpha"),
-    ({"interface": {"bond1": {"type": "bond"}}}, "interface.bond1.type bond"),
+    ({"interface": {"swp2s0": {"type": "sub"}}}, "interface.swp2s0.type sub"),
+    ({"interface": {"bond1": {"type": "bond"}}}, "interface.bond1.bond.member: a bond needs member ports"),
+    ({"bridge": {"domain": {"br_default": {"vlan": {"100": {}, "200": {}}}}},
+      "interface": {"bond1": {"type": "bond", "bond": {"member": {"swp30": {}}}, "bridge": {"domain": {"br_default": {}}}}}},
+     "carries VLANs 100, 200"),
+    ({"interface": {"vlan100": {"type": "svi", "vlan": 100}}}, "interface.vlan100.vlan 100: not a VLAN of any bridge"),
     ({"interface": {"swp2": {"ip": {"address": {"2001:db8::1/64": {}}}}}}, "IPv6"),
 ])
 def test_kernel_plan_refuses_what_the_twin_does_not_model(change, message):
@@ -263,3 +268,111 @@ def test_nv_config_apply_without_a_switch_or_an_answer_fails_in_one_line(capsys)
     # Outside a switch of the twin, every nv command says so (here: the test's own namespace has no NVUE).
     assert nv_cli.main(["config", "apply", "-y"]) == 1
     assert "not on a Cumulus switch of the twin" in capsys.readouterr().err
+
+
+def frontend_links(**extra):
+    links = {n: link(n) for n in ("swp1s0", "swp1s1", "swp1s2", "swp1s3", "swp2", "swp8", "swp9")}
+    links["lo"] = link("lo", kind=None, addrs=["127.0.0.1/8"], up=True)
+    links.update(extra)
+    return links
+
+
+def test_kernel_plan_of_an_mlag_leaf_bridges_each_bond_s_first_member_and_makes_vrr_a_macvlan():
+    """The frontend leaf's bonds, VLAN-aware bridge, SVI and VRR (nos/cumulus/twin/l2.py, docs/twin.md): one Linux
+    bridge per VLAN named as Cumulus names the SVI, a bond's first cabled member in it, the others up and unbridged,
+    VRR a macvlan with the virtual MAC, made after the ports."""
+    config = applied("cumuluslab-fe-leaf01a")
+    lines, changes = switch.kernel_plan(config, frontend_links())
+    assert lines[:4] == ["link add vlan100 type bridge stp_state 0", "link set vlan100 mtu 9216",
+                         "addr add 10.64.0.2/28 dev vlan100", "link set vlan100 up"]
+    for server_port in ("swp1s0", "swp1s1", "swp1s2", "swp1s3"):
+        assert "link set %s master vlan100" % server_port in lines
+    # The peer link (bond of swp8, swp9): swp8 bridged, swp9 up and unbridged (no loop between the two peers).
+    assert "link set swp8 master vlan100" in lines and "link set swp9 up" in lines
+    assert not [ln for ln in lines if ln.startswith("link set swp9 master")]
+    assert "addr add 10.68.0.1/31 dev swp2" in lines
+    assert lines[-4:] == ["link add link vlan100 name vlan100-v0 address 02:00:00:00:fe:02 type macvlan mode private",
+                          "link set vlan100-v0 mtu 9216", "addr add 10.64.0.1/28 dev vlan100-v0",
+                          "link set vlan100-v0 up"]
+    assert "VRR vlan100-v0 created (02:00:00:00:fe:02)" in changes
+    layer2 = switch.l2.plan(config, switch._cabled(frontend_links()))
+    assert layer2["bonds"]["bond101"] == {"type": "bond", "members": ["swp1s0"], "active": "swp1s0", "vid": 100,
+                                          "mode": "lacp", "mlag_id": 101}
+    after = switch.after_commands("h", layer2)
+    assert ["ip", "netns", "exec", "h", "bridge", "fdb", "replace", "02:00:00:00:fe:02", "dev", "vlan100", "self",
+            "local"] in after
+
+
+def test_kernel_plan_of_an_mlag_leaf_as_applied_changes_nothing_and_removes_what_went():
+    config = applied("cumuluslab-fe-leaf01a")
+    members = ("swp1s0", "swp1s1", "swp1s2", "swp1s3", "swp8")
+    bridged = {n: dict(link(n, mtu=9216, up=True), master="vlan100") for n in members}
+    links = frontend_links(swp2=link("swp2", mtu=9216, addrs=["10.68.0.1/31"], up=True),
+                           swp9=link("swp9", mtu=9216, up=True),
+                           vlan100=link("vlan100", kind="bridge", mtu=9216, addrs=["10.64.0.2/28"], up=True),
+                           **{"vlan100-v0": dict(link("vlan100-v0", kind="macvlan", mtu=9216, addrs=["10.64.0.1/28"],
+                                                      up=True), address="02:00:00:00:fe:02")}, **bridged)
+    links["lo"] = link("lo", kind=None, addrs=["127.0.0.1/8", "10.72.0.1/32"], up=True)
+    assert switch.kernel_plan(config, links) == ([], [])
+    # Without the frontend: the bridge goes, its macvlan and its ports' membership with it (the ports stay configured).
+    for name in [n for n, c in config["interface"].items() if c.get("type") in ("bond", "peerlink", "svi")]:
+        config["interface"].pop(name)
+    config.pop("bridge")
+    config.pop("mlag")
+    lines, _changes = switch.kernel_plan(config, links)
+    assert lines == ["link del vlan100"]
+
+
+def test_nv_show_mlag_and_bond_are_nvue_documents(tmp_path, monkeypatch):
+    """`nv show mlag` and `nv show interface <bond> bond` as NVUE's operational view of the twin (nos/cumulus/twin/
+    oper.py): the applied configuration with clagd's view worked out from the switch and its peer."""
+    from gpufabric.nos.cumulus.twin import oper
+
+    mine, peer = applied("cumuluslab-fe-leaf01a"), applied("cumuluslab-fe-leaf01b")
+    up = {"swp8": True, "swp9": True, "swp1s0": True, "swp1s1": True, "swp1s2": True, "swp1s3": False}
+    view = oper.mlag_view(mine, peer, carrier=up, peer_carrier=dict(up, swp1s3=True), backup_reachable=True,
+                          local_id="44:38:39:00:00:01", peer_id="44:38:39:00:00:02")
+    assert view["peer-alive"] is True and view["backup-active"] is True
+    assert view["local-role"] == "primary" and view["peer-role"] == "secondary"      # priority 4096 < 8192
+    assert view["mac-address"] == "44:38:39:ff:00:01" and view["peer-interface"] == "peerlink"
+    bond = oper.bond_view(mine, "bond101", peer, up, dict(up))
+    assert bond["mlag"] == {"enable": "on", "id": 101, "peer-interface": "bond101", "status": "dual"}
+    assert bond["member"] == {"swp1s0": {}} and bond["mode"] == "lacp"
+    assert oper.bond_view(mine, "bond104", peer, up, dict(up, swp1s3=True))["mlag"]["status"] == "down"
+    assert oper.bond_view(mine, "bond103", peer, up, dict(up, swp1s2=False))["mlag"]["status"] == "single"
+    # The peer gone (its ports down: no carrier on the peer link), the backup unreachable: alone, and primary.
+    view = oper.mlag_view(peer, None, carrier=dict(up, swp8=False, swp9=False), peer_carrier={},
+                          backup_reachable=False, local_id="44:38:39:00:00:02", peer_id=None)
+    assert view["peer-alive"] is False and view["backup-active"] is False and view["local-role"] == "primary"
+    assert "peer-role" not in view
+    assert oper.mlag_consistency(mine, peer)["mac-address"]["conflict"] == ""
+    assert oper.mlag_consistency(mine, dict(peer, mlag=dict(peer["mlag"], **{"mac-address": "44:38:39:ff:00:09"})))[
+        "mac-address"]["conflict"]
+
+
+def test_nv_show_mlag_and_bond_take_the_operational_view(tmp_path, monkeypatch, capsys):
+    """`nv show mlag` and `nv show interface <bond> bond [mlag]` without --applied: the operational view (oper.py),
+    walked down like any other path; on a switch without MLAG, `nv show mlag` is an empty object."""
+    from gpufabric.nos.cumulus.twin import oper
+
+    root = tmp_path / "cfe"
+    for host in ("cumuluslab-fe-leaf01a", "cumuluslab-fe-leaf01b"):
+        (root / host / "nvue").mkdir(parents=True)
+        (root / host / "nvue" / "applied.json").write_text(json.dumps(applied(host)))
+    directory = str(root / "cumuluslab-fe-leaf01a" / "nvue")
+    monkeypatch.setattr(nv_cli, "_switch_dir", lambda: ("cumuluslab-fe-leaf01a", directory))
+    up = {n: link(n, up=True) for n in ("swp1s0", "swp1s1", "swp1s2", "swp1s3", "swp8", "swp9")}
+    for each in up.values():
+        each["flags"].append("LOWER_UP")
+        each["address"] = "44:38:39:00:00:0%d" % (1 + len(each["ifname"]) % 2)
+    monkeypatch.setattr(oper, "_links", lambda host=None: up)
+    monkeypatch.setattr(oper, "icmp_answered", lambda address, source=None, timeout=1.0: source == "10.72.0.1")
+    assert oper.find_peer(directory, applied("cumuluslab-fe-leaf01a"))[0] == "cumuluslab-fe-leaf01b"
+    assert nv_cli.main(["show", "mlag", "-o", "json"]) == 0
+    view = json.loads(capsys.readouterr().out)
+    assert (view["peer-alive"], view["backup-active"], view["local-role"]) == (True, True, "primary")
+    assert view["backup"] == {"10.72.0.2": {"vrf": "default", "status": "active"}}
+    assert nv_cli.main(["show", "interface", "bond102", "bond", "mlag", "-o", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "dual"
+    assert nv_cli.main(["show", "interface", "swp2", "bond", "-o", "json"]) == 1
+    assert "operational view is not modelled" in capsys.readouterr().err

@@ -22,9 +22,9 @@ class TwinError(Exception):
 
 
 class Iface:
-    __slots__ = ("name", "kind", "mtu", "addrs", "master", "up", "options")
+    __slots__ = ("name", "kind", "mtu", "addrs", "master", "up", "options", "mac")
 
-    def __init__(self, name, kind, mtu=None, addrs=(), master=None, up=True, options=()):
+    def __init__(self, name, kind, mtu=None, addrs=(), master=None, up=True, options=(), mac=None):
         if len(name.encode()) > IFNAMSIZ:
             raise TwinError("interface name %r is longer than Linux's %d characters" % (name, IFNAMSIZ))
         self.name = name
@@ -34,6 +34,7 @@ class Iface:
         self.master = master
         self.up = up
         self.options = tuple(options)   # extra `ip link add ... type KIND` arguments
+        self.mac = mac                  # a MAC address of its own (a bond's members share the bond's), else the kernel's
         # up None: the switch's own configuration decides (a NOS whose config applies itself, docs/twin.md)
 
 

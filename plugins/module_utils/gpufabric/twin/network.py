@@ -40,6 +40,7 @@ def observe(names):
                 "mtu": link.get("mtu"),
                 "master": link.get("master"),
                 "up": "UP" in link.get("flags", []),
+                "mac": link.get("address"),
                 "addrs": sorted("%s/%s" % (a["local"], a["prefixlen"]) for a in link.get("addr_info", [])
                                 if a.get("family") == "inet"),
             }
@@ -141,6 +142,9 @@ def namespace_batch(ns, have):
         if iface.mtu and cur["mtu"] != iface.mtu:
             lines.append("link set %s mtu %d" % (iface.name, iface.mtu))
             changes.append("%s mtu %d" % (iface.name, iface.mtu))
+        if getattr(iface, "mac", None) and cur.get("mac") != iface.mac:
+            lines.append("link set %s address %s" % (iface.name, iface.mac))
+            changes.append("%s address %s" % (iface.name, iface.mac))
         if iface.addrs is None:
             continue    # the switch's own configuration decides its addresses
         for addr in sorted(set(iface.addrs) - set(cur["addrs"])):

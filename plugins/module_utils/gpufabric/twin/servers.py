@@ -26,10 +26,24 @@ def server_namespace(twin, dev, files):
     for rule in cfg["routing"]["rules"]:
         ns.rules.append((rule["priority"], rule["from"].split("/")[0], rule["table"]))
     bond = cfg["frontend"]
-    for position, port in enumerate(bond["members"] if bond else ()):
-        # The bond's address sits on its first NIC: active-backup with the first NIC active (this
-        # kernel has no bonding driver); the second NIC is up and cabled, carrying LLDP only.
-        ns.add(Iface(port, "veth", bond["mtu"], [bond["address"]] if position == 0 else ()))
+    for port in bond["members"] if bond else ():
+        # This kernel has no bonding driver: the bond is active-backup done by the kernel's routing. Every member holds
+        # the bond's address and its MAC (as a bond's members send with the bond's MAC), each gets a connected route,
+        # and a member without carrier has its routes ignored (ignore_routes_with_linkdown), so traffic leaves through
+        # the first member whose link is up, and a leaf going down moves it to the other one, with the neighbour
+        # entries elsewhere still right (docs/twin.md).
+        ns.add(Iface(port, "veth", bond["mtu"], [bond["address"]], mac=bond_mac(dev.name)))
         ns.lldp_ports.append(port)
+        ns.sysctls["net.ipv4.conf.%s.ignore_routes_with_linkdown" % port] = "1"
+    if bond:
+        ns.sysctls["net.ipv4.conf.all.ignore_routes_with_linkdown"] = "1"
     ns.add(Iface("lo", "loopback", None, ["127.0.0.1/8"]))
     return ns
+
+
+def bond_mac(host):
+    """The MAC of a server's frontend bond on the twin: locally administered, from the server's name."""
+    import hashlib
+
+    digest = hashlib.sha256(host.encode()).digest()
+    return "02:" + ":".join("%02x" % b for b in digest[:5])

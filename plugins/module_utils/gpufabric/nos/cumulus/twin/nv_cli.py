@@ -9,7 +9,8 @@ a ZTP script runs.
 
 The switch is the network namespace the command runs in (``ip netns identify``); its files are the
 plane's (plane.py). ``nv show`` without --applied/--startup is the operational view, which the twin does
-not model: it fails saying so rather than answering with configuration. The configuration commands go through the
+not model, except MLAG and bonds (`nv show mlag ...`, `nv show interface <bond> bond ...`, oper.py): it fails
+saying so rather than answering with configuration. The configuration commands go through the
 switch's NVUE API, as NVIDIA's nv does through nvued: a revision created, patched and applied (its state polled until
 it ends), `save`; the pending revision lasts from one command to the next (``cli-pending`` in the switch's files), as
 a user's pending changes do between nv commands. The stand-in's API listens on the machine's 127.0.0.1, so they
@@ -102,8 +103,15 @@ def main(args):
     if words[:1] != ["show"]:
         return _fail("nv %s is not modelled by the twin (nv show, nv config show|patch|apply|save)" % " ".join(words))
     if which is None:
-        return _fail("the operational view is not modelled by the twin: add --applied or --startup")
-    data = _read(directory, which)
+        # The operational view the twin models: MLAG and bonds (oper.py); the rest is not modelled.
+        from . import oper
+
+        data = oper.show(directory, _read(directory, "applied"), words[1:])
+        if data is None:
+            return _fail("the operational view is not modelled by the twin for %s (only `nv show mlag` and `nv show "
+                         "interface <bond> bond`): add --applied or --startup" % " ".join(words[1:]))
+    else:
+        data = _read(directory, which)
     for key in words[1:]:
         if not isinstance(data, dict) or key not in data:
             return _fail("The requested item does not exist.")

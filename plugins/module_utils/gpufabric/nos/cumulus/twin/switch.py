@@ -18,14 +18,13 @@ anything changes; then the namespace is changed:
 - QoS, LLDP timers, SNMP, syslog, NTP, adaptive routing are recorded (the applied revision keeps them
   and ``nv`` shows them); the twin has no ASIC queues to program.
 """
-import ipaddress
 import json
 import os
 import subprocess
 
 from ....twin import daemons, vrf
 from ....twin.run import CommandError
-from . import frr
+from . import frr, l2
 from .acl import nft_script
 
 CUMULUS_MTU = 9216
@@ -48,21 +47,7 @@ def _links(host):
     return {link["ifname"]: link for link in json.loads(_run(["ip", "-n", host, "-j", "-d", "addr", "show"]) or "[]")}
 
 
-def _v4(link):
-    return sorted("%s/%s" % (a["local"], a["prefixlen"]) for a in link.get("addr_info", []) if a.get("family") == "inet")
-
-
-def _addresses(conf, where):
-    out = []
-    for addr in sorted(((conf.get("ip") or {}).get("address")) or {}):
-        try:
-            iface = ipaddress.ip_interface(addr)
-        except ValueError:
-            raise frr.Unsupported("%s.ip.address.%s: not an address with a prefix length" % (where, addr))
-        if iface.version != 4:
-            raise frr.Unsupported("%s.ip.address.%s: IPv6 is not modelled on the twin" % (where, addr))
-        out.append(addr)
-    return out
+_addresses = l2.addresses
 
 
 def _port_state(conf, where):
@@ -98,19 +83,32 @@ def vrf_ports(config, links):
     return out
 
 
-def kernel_plan(config, links):
-    """(ip -batch lines, changes) turning the namespace's ``links`` ({ifname: ip -j link}) into ``config``."""
-    interfaces = config.get("interface") or {}
+def _cabled(links):
+    return {name for name, link in links.items()
+            if name.startswith("swp") and (link.get("linkinfo") or {}).get("info_kind") == "veth"}
+
+
+def _check_types(interfaces):
+    """Refuse an interface type the twin does not model, and a management port moved out of its VRF."""
     for name, conf in sorted(interfaces.items()):
         kind = conf.get("type")
-        if kind not in PORT_TYPES + ("loopback", "eth"):
-            raise frr.Unsupported("interface.%s.type %s: not modelled on the Cumulus twin (swp, loopback, eth)"
-                                  % (name, kind))
+        if kind not in PORT_TYPES + ("loopback", "eth") + l2.BOND_TYPES + ("svi",):
+            raise frr.Unsupported("interface.%s.type %s: not modelled on the Cumulus twin (swp, loopback, eth, bond, "
+                                  "peerlink, svi)" % (name, kind))
         if kind == "eth" and (conf.get("ip") or {}).get("vrf", "mgmt") != "mgmt":
             raise frr.Unsupported("interface.%s.ip.vrf: the twin's management port stays in the management VRF" % name)
-    lines, changes = [], []
+
+
+def kernel_plan(config, links):
+    """(ip -batch lines, changes) turning the namespace's ``links`` ({ifname: ip -j link}) into ``config``: the L2
+    objects (bonds, bridges, SVIs, VRR: l2.py) first, so ports can join their bridges, the VRR macvlans last."""
+    interfaces = config.get("interface") or {}
+    _check_types(interfaces)
+    layer2 = l2.plan(config, _cabled(links))
+    lines, later, changes = l2.kernel_lines(layer2, links)
     for name in sorted(links):
         link = links[name]
+        master = None
         if name == "lo":
             want = {"mtu": None, "addrs": sorted(set(_addresses(interfaces.get("lo") or {}, "interface.lo")
                                                      + ["127.0.0.1/8"])), "up": True}
@@ -118,6 +116,13 @@ def kernel_plan(config, links):
             conf = interfaces.get(name)
             want = _port_state(conf, "interface.%s" % name) if conf else {"mtu": CUMULUS_MTU, "addrs": [], "up": False,
                                                                           "vrf": "default"}
+            member = layer2["members"].get(name)
+            if member:
+                # A bond member: the bond's MTU and state; the bond's active member joins the bond's VLAN bridge.
+                want = {"mtu": member["mtu"], "addrs": [], "up": member["up"], "vrf": "default"}
+                master = member["master"]
+            elif name in layer2["bridged"]:
+                master = layer2["bridged"][name]
             if _tenant_vrf(config, name, want["vrf"]):
                 want["addrs"] = []      # the port's addresses are its VRF's, in the VRF's namespace (vrf_ports)
             elif link.get("master") == vrf.port_bridge(name):
@@ -125,23 +130,39 @@ def kernel_plan(config, links):
                 lines += ["link set %s nomaster" % name, "link del %s" % vrf.port_bridge(name)]
                 lines += ["link del %s" % vrf.port_link(name)] if vrf.port_link(name) in links else []
                 changes.append("%s out of its tenant VRF" % name)
+            have_master = link.get("master")
+            if master and have_master != master:
+                lines.append("link set %s master %s" % (name, master))
+                changes.append("%s in bridge %s" % (name, master))
+            elif not master and have_master and l2.L2_LINK.match(have_master) and have_master in layer2["bridges"]:
+                lines.append("link set %s nomaster" % name)
+                changes.append("%s out of bridge %s" % (name, have_master))
         else:
-            continue   # eth0 (the twin's management port) and anything else the twin made
-        if want["mtu"] and link.get("mtu") != want["mtu"]:
-            lines.append("link set %s mtu %d" % (name, want["mtu"]))
-            changes.append("%s mtu %d" % (name, want["mtu"]))
-        have = _v4(link)
-        for addr in sorted(set(have) - set(want["addrs"])):
-            lines.append("addr del %s dev %s" % (addr, name))
-            changes.append("%s address %s removed" % (name, addr))
-        for addr in sorted(set(want["addrs"]) - set(have)):
-            lines.append("addr add %s dev %s" % (addr, name))
-            changes.append("%s address %s" % (name, addr))
-        is_up = "UP" in link.get("flags", [])
-        if want["up"] != is_up:
-            lines.append("link set %s %s" % (name, "up" if want["up"] else "down"))
-            changes.append("%s %s" % (name, "up" if want["up"] else "down"))
-    return lines, changes
+            continue   # eth0 (the twin's management port), the bridges and VRR (l2.py) and anything else the twin made
+        lines += l2.link_lines(name, link, want["mtu"], want["addrs"], want["up"], changes)
+    return lines + later, changes
+
+
+# Cumulus Linux's ARP settings (user guide 5.14, "Address Resolution Protocol - ARP", ARP Tunable Parameter Settings:
+# arp_announce 2, arp_ignore 1): a switch answers an ARP request only for an address of the interface it came in on,
+# and asks with the best local address of the outgoing interface, so an SVI asks with its own address, never with the
+# VRR one (which would teach the servers the SVI's MAC for the gateway).
+ARP_SYSCTLS = (("arp_ignore", 1), ("arp_announce", 2))
+
+
+def after_commands(host, l2):
+    """Commands run after the ports and bridges are in place (each is idempotent): Cumulus' ARP settings on each SVI
+    and VRR interface (the VRR address is the macvlan's, answered with the virtual MAC), and the VRR MAC a permanent
+    local entry of its bridge."""
+    out = []
+    for name, bridge in sorted(l2["bridges"].items()):
+        devices = [name] + ([bridge["vrr"]["name"]] if bridge["vrr"] else [])
+        settings = ["net.ipv4.conf.%s.%s=%d" % (dev, key, value) for dev in devices for key, value in ARP_SYSCTLS]
+        out.append(["ip", "netns", "exec", host, "sysctl", "-qw"] + settings)
+        if bridge["vrr"]:
+            out.append(["ip", "netns", "exec", host, "bridge", "fdb", "replace", bridge["vrr"]["mac"], "dev", name,
+                        "self", "local"])
+    return out
 
 
 def _frr_conf_path(host):
@@ -183,7 +204,8 @@ class Applier:
         links = _links(self.host)
         lines, changes = kernel_plan(config, links)
         return {"links": lines, "changes": changes, "frr": frr.frr_conf(config, hostname),
-                "nft": nft_script(config, set(links)), "vrfs": vrf_ports(config, links)}
+                "nft": nft_script(config, set(links)), "vrfs": vrf_ports(config, links),
+                "after": after_commands(self.host, l2.plan(config, _cabled(links)))}
 
     def _do(self, plan):
         from ....twin import switch as twin_switch   # the twin's machinery for tenant VRFs, loaded only by the stand-in
@@ -191,6 +213,8 @@ class Applier:
         changes = list(plan["changes"])
         if plan["links"]:
             _run(["ip", "-n", self.host, "-batch", "-"], "\n".join(plan["links"]) + "\n", what="ip -batch of the ports")
+        for argv in plan.get("after", ()):
+            _run(argv, what=" ".join(argv[4:7]))
         if plan["vrfs"] or twin_switch.has_vrf_namespaces(self.host):
             # Tenant VRFs: each in a namespace of its own, its ports bridged into it, FRR translated (docs/twin.md).
             try:
