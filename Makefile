@@ -116,10 +116,12 @@ system: $(SETUP)
 	pytest tests/server tests/twin tests/ztp $(addprefix --ignore=,$(BESIDE)) -q --durations=25
 
 # Twin tests of clusters of their own that run in the code chain, after the AWX tier, to even out the two chains:
-# the rollout waves on twin-256 under traffic (about 8 minutes).
-BESIDE := tests/twin/test_rollout_waves_twin.py
+# the rollout waves on twin-256 under traffic, the Cumulus spare swap and growth (cluster cspr) and the Cumulus
+# frontend of cumulus-lab (cluster cfe).
+BESIDE := tests/twin/test_rollout_waves_twin.py tests/twin/test_cumulus_spare_growth_twin.py \
+	tests/twin/test_cumulus_frontend_twin.py
 beside: $(SETUP)
-	pytest $(BESIDE) -q --durations=5
+	pytest $(BESIDE) -q --durations=10
 
 # The system tier in two parts that can run at once, on a machine with cores to spare: the twin tests of clusters of
 # their own (SYSTEM_OTHER), and the rest, which share the lab twin or the machine's ZTP and server namespaces.

@@ -60,7 +60,7 @@ def write_if_changed(path, text, mode=0o644, owner="frr"):
                 return False
     except OSError:
         pass
-    tmp = path + ".tmp"
+    tmp = "%s.tmp%d" % (path, os.getpid())   # twins of other clusters may write the same file at the same time
     with open(tmp, "w") as f:
         f.write(text)
     os.chmod(tmp, mode)
