@@ -12,8 +12,8 @@ from conftest import lab_leaf_config_db, needs_sonic_yang
 
 pytest.importorskip("jsonpatch", reason="the SONiC twin needs jsonpatch (requirements.txt)")
 
-from gpufabric.nos.sonic.twin import gcu  # noqa: E402
-from gpufabric.nos.sonic.twin.configdb import MemoryConfigDb, from_raw, to_raw  # noqa: E402
+from gpufabric.twin.emulators.sonic import gcu  # noqa: E402
+from gpufabric.twin.emulators.sonic.configdb import MemoryConfigDb, from_raw, to_raw  # noqa: E402
 
 RDMA = "generic_config_updater.field_operation_validators.rdma_config_update_validator"
 BUFFER_PROFILE = "generic_config_updater.field_operation_validators.buffer_profile_config_update_validator"

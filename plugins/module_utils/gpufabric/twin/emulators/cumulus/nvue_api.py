@@ -20,7 +20,7 @@ without ``ays_yes`` it ends ``ays_fail``. The CLI's ``nv config apply --confirm`
 in NVIDIA's NVUE API chapter, so the stand-in offers none.
 
 This module is the switch's side (revisions, patch, apply, save); nvue_http.py serves it over HTTPS.
-NOS home code: it imports the standard library and this home's NVUE merge and schema gate only.
+The twin's emulator of the NVUE API: it imports the standard library, the home's NVUE merge and schema gate (for now).
 """
 import copy
 import hmac
@@ -29,7 +29,7 @@ import tempfile
 import threading
 import time
 
-from ..nvue_client import merge
+from ....nos.cumulus.nvue_client import merge
 from .nvue_checks import DEFAULT_RELEASE, _subtree, dependency_issues, schema_validator  # noqa: F401  (the API's names)
 
 API_ROOT = "/nvue_v1"

@@ -124,7 +124,7 @@ APPLY_TIMEOUT = 300.0
 
 def _client(host, directory):
     from ....netns_process import enter_machine_network
-    from ..nvue_client import NvueClient
+    from ....nos.cumulus.nvue_client import NvueClient
     from .plane import USER
 
     with open(os.path.join(directory, "api.port"), encoding="utf-8") as f:
@@ -139,7 +139,7 @@ def _client(host, directory):
 def _load_patch(path):
     """The configuration a file holds: the `set` documents of a startup.yaml (NVUE's format), merged in order."""
     import yaml
-    from ..nvue_client import merge
+    from ....nos.cumulus.nvue_client import merge
 
     with open(path, encoding="utf-8") as f:
         docs = yaml.safe_load(f)
@@ -155,7 +155,7 @@ def _load_patch(path):
 
 
 def _configure(host, directory, verb, args, yes):
-    from ..nvue_client import APPLIED, NvueError, issue_text
+    from ....nos.cumulus.nvue_client import APPLIED, NvueError, issue_text
 
     pending_file = os.path.join(directory, "cli-pending")
     try:

@@ -19,7 +19,7 @@ def schema_validator(release=DEFAULT_RELEASE):
     """The check of a candidate configuration: this home's schema gate (NVIDIA's NVUE object model of
     ``release`` through nvueschema, strict), else the object model's top level only."""
     try:
-        from .. import schema
+        from ....nos.cumulus import schema
     except ImportError:
         schema = None
     if schema is not None and release in schema.releases():

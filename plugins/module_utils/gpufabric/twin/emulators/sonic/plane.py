@@ -10,7 +10,7 @@ with its databases (CONFIG_DB loaded from config_db.json, as at boot) and SONiC'
 
 The redis-server runs in the switch's namespace, so 127.0.0.1:6379 there is the switch's own, as on SONiC.
 
-The twin reaches this module through nos_registry.home("sonic").twin_plane() and asks it (docs/twin.md, "NOS stand-ins"):
+The twin reaches this module through twin.emulators.plane("sonic") and asks it (docs/twin.md, "NOS stand-ins"):
 SELF_APPLYING (False: the twin builds the namespace from ``layout``), CONFIG_FILE, PORT_PATTERN, REQUIRES,
 ``layout(text)``, ``apply``, ``forget``, ``remove``, ``leftovers``, PlaneError. ``reconcile`` is this plane's own: the
 switch's commands call it when its configuration changed.
@@ -22,7 +22,7 @@ import shlex
 import shutil
 import sys
 
-from ....twin import netns_env
+from ... import netns_env
 from . import redis_db
 from .configdb import RedisConfigDb
 from . import layout as _layout
@@ -73,7 +73,7 @@ def yang_models():
 
 def switch_facts(model_name, config_db=None):
     """{"asic_type", "hwsku", "platform"} of a switch model, from nos/sonic/platforms.yml; "" when not there."""
-    from ..platform import facts as platform_facts
+    from ....nos.sonic.platform import facts as platform_facts
     facts = platform_facts(model_name)
     hwsku = facts.get("hwsku", "")
     # GCU reads asic_type from sonic_version.yml; Mellanox SKUs are named Mellanox-*/ACS-*, the rest here are Broadcom.
@@ -97,13 +97,13 @@ def _write_commands():
     module_utils = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
         os.path.abspath(__file__))))))
     changed = False
-    code = "import sys; sys.path.insert(0, %r); from gpufabric.nos.sonic.twin.cli import main; sys.exit(main(sys.argv[1:]))" \
+    code = "import sys; sys.path.insert(0, %r); from gpufabric.twin.emulators.sonic.cli import main; sys.exit(main(sys.argv[1:]))" \
         % module_utils
     for name in COMMANDS:
         # The stand-in is Python of the controller's checkout, which a switch's login user may not read: run by one, it
         # runs as root through sudo (the login user has it, as SONiC's admin) and is told who called it (CALLER_UID),
         # whom it judges as SONiC would judge the caller (config refuses one who is not root).
-        text = ("#!/bin/sh\n# SONiC's %s on a twin switch (gpufabric nos/sonic/twin/cli.py).\n"
+        text = ("#!/bin/sh\n# SONiC's %s on a twin switch (gpufabric twin/emulators/sonic/cli.py).\n"
                 "if [ \"$(id -u)\" != 0 ]; then exec sudo -n %s=\"$(id -u)\" \"$0\" \"$@\"; fi\n"
                 "exec %s -c %s \"$0\" \"$@\"\n"
                 % (name, CALLER_UID, shlex.quote(sys.executable), shlex.quote(code)))
@@ -168,7 +168,7 @@ def _apply(state_dir, switches, namespaced):
 def reconcile(host, reload_frr=False):
     """A twin switch's orchagent and vrfmgrd, run in the machine's namespaces (orchagent.py calls it through nsenter): its
     namespace and its tenant VRFs' made to match its CONFIG_DB and its frr.conf (twin/switch.py, reconcile_switch)."""
-    from ....twin.switch import reconcile_switch
+    from ...switch import reconcile_switch
     etc = etc_dir(host)
     with open(os.path.join(etc, "gpufabric-twin.json"), encoding="utf-8") as f:
         device = json.load(f)
