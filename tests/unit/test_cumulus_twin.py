@@ -76,7 +76,7 @@ def test_an_empty_configuration_runs_no_bgp():
      "vrf.default.router.bgp.peer-group.FABRIC.bfd"),
 ])
 def test_what_the_twin_cannot_render_is_refused_naming_the_path(change, path):
-    from gpufabric.nos.cumulus.nvue_client import merge
+    from gpufabric.twin.emulators.cumulus.merge_patch import apply as merge
 
     with pytest.raises(frr.Unsupported, match=path.replace(".", r"\.")):
         frr.frr_conf(merge(applied("cumuluslab-r0-leaf01"), change), "s")
@@ -165,7 +165,7 @@ def test_kernel_plan_of_the_same_configuration_changes_nothing():
     ({"interface": {"swp2": {"ip": {"address": {"2001:db8::1/64": {}}}}}}, "IPv6"),
 ])
 def test_kernel_plan_refuses_what_the_twin_does_not_model(change, message):
-    from gpufabric.nos.cumulus.nvue_client import merge
+    from gpufabric.twin.emulators.cumulus.merge_patch import apply as merge
 
     with pytest.raises(frr.Unsupported, match=message):
         switch.kernel_plan(merge(applied("cumuluslab-r0-leaf01"), change), {"swp2": link("swp2")})

@@ -268,8 +268,10 @@ def test_merge_patch_is_what_nvue_merges():
     patch = cumulus_deploy.merge_patch(before, after)
     assert patch == {"a": {"b": 2, "c": {"d": None, "g": {}}}, "e": None, "h": "on"}
     from gpufabric.nos.cumulus.nvue_client import merge
+    from gpufabric.twin.emulators.cumulus import merge_patch
 
     assert merge(before, patch) == after
+    assert merge_patch.apply(before, patch) == after     # the emulator's own RFC 7386 agrees
     assert cumulus_deploy.merge_patch(after, after) is None
 
 
