@@ -48,8 +48,6 @@ EMULATOR_MAY_IMPORT = ("netns_process",)
 # product module) -> what replaces it. Each goes when its emulator has its own; one that no longer happens fails,
 # so the list only shrinks.
 EMULATOR_PENDING = {
-    ("twin.emulators.cumulus.nvue_checks", "nos.cumulus.schema"): "NVIDIA's model (nvueschema) read directly",
-    ("twin.emulators.cumulus.plane", "nos.cumulus.schema"): "the startup file read by the emulator",
     ("twin.emulators.sonic.cli", "nos.sonic.yang"): "libyang and SONiC's models called directly",
     ("twin.emulators.sonic.gcu", "nos.sonic.yang"): "libyang and SONiC's models called directly",
     ("twin.emulators.sonic.plane", "nos.sonic.platform"): "the platform files read by the emulator",

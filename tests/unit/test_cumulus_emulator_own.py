@@ -82,3 +82,27 @@ def test_why_a_revision_failed_in_nvues_words():
     assert nv_api.why(view) == "BGP needs a router-id (at router.bgp.enable)"
     assert nv_api.why({"transition": {"progress": "Aborted"}}) == "Aborted"
     assert nv_api.why({}) == "no reason given"
+
+
+def test_the_switch_checks_a_revision_against_nvidias_model_itself():
+    from gpufabric.twin.emulators.cumulus import nvue_checks
+
+    if "5.14" not in nvue_checks.model_releases():
+        pytest.skip("nvueschema is not installed")
+    check = nvue_checks.schema_validator("5.14")
+    assert check("sw1", {"system": {"hostname": "sw1"}}) == []
+    (unknown,) = check("sw1", {"system": {"hostname": "sw1", "colour": "blue"}})
+    assert unknown.startswith("sw1: revision set.system.colour = \"blue\": refused by NVUE 5.14's object model")
+    (coerced,) = check("sw1", {"interface": {"swp1": {"type": "swp", "link": {"mtu": "9216"}}}})
+    assert coerced.startswith("sw1: revision set.interface.swp1.link.mtu = \"9216\"")
+    # The emulator's classes are its own copy: nvueschema's own module is left as the package has it.
+    model = nvue_checks._switch_model("5.14")
+    assert model.__module__ != "nvueschema.models.v5_14"
+
+
+def test_the_switch_reads_its_startup_file_with_yaml_1_2_booleans():
+    from gpufabric.twin.emulators.cumulus import nvue_checks
+
+    docs = nvue_checks.startup_documents("- header:\n    version: Cumulus Linux 5.14.0\n- set:\n    router:\n"
+                                         "      bgp:\n        enable: on\n        x: true\n")
+    assert docs[1]["set"]["router"]["bgp"] == {"enable": "on", "x": True}

@@ -76,10 +76,10 @@ def empty_frr_conf(host):
 def boot_facts(text):
     """(release, {management port: [address]}) of a rendered startup.yaml: the release its header names, and
     the management port's address, which the twin gives the switch as DHCP/ZTP would."""
-    from ....nos.cumulus.schema import load_startup
+    from .nvue_checks import startup_documents
 
     release, mgmt = None, {}
-    for doc in load_startup(text) or []:
+    for doc in startup_documents(text) or []:
         version = (doc.get("header") or {}).get("version") if isinstance(doc, dict) else None
         if version:
             release = ".".join(version.split()[-1].split(".")[:2])
