@@ -44,14 +44,6 @@ HOMES_PATTERN = "nos/<name>/"
 EMULATORS = "twin.emulators"
 # Besides its own package and the twin's machinery, what an emulator may import: not code it judges.
 EMULATOR_MAY_IMPORT = ("netns_process",)
-# Emulator imports of the product still to be replaced by the emulator's own (issue 40): (emulator module,
-# product module) -> what replaces it. Each goes when its emulator has its own; one that no longer happens fails,
-# so the list only shrinks.
-EMULATOR_PENDING = {
-    ("twin.emulators.sonic.cli", "nos.sonic.yang"): "libyang and SONiC's models called directly",
-    ("twin.emulators.sonic.gcu", "nos.sonic.yang"): "libyang and SONiC's models called directly",
-    ("twin.emulators.sonic.plane", "nos.sonic.platform"): "the platform files read by the emulator",
-}
 
 
 def _modules(pkg_root):
@@ -401,16 +393,13 @@ def offences(root):
         lines.append("import cycle between %s (%s)" % (", ".join(component), "; ".join(pairs)))
     if os.path.exists(os.path.join(root, LAYERS_DOC)):
         lines += layer_offences(modules, graph, read_layer_table(root), rel)
-    pending = set()
     for module in sorted(direct):
         own_home = _home(module)
         for target, lineno in sorted(direct[module].items()):
             where = "%s:%d" % (rel[module], lineno)
             target_home = _home(target)
             emulated = emulator_offence(module, target)
-            if emulated and (module, target) in EMULATOR_PENDING:
-                pending.add((module, target))
-            elif emulated:
+            if emulated:
                 lines.append("%s: %s" % (where, emulated))
             if emulator_of(module) or emulator_of(target):
                 continue
@@ -422,12 +411,6 @@ def offences(root):
             if target.split(".")[0] == "twin" and not _twin_side(module):
                 lines.append("%s: %s imports the twin (%s); pass the twin's transport in instead"
                              % (where, module or "gpufabric", target))
-    if os.path.isdir(os.path.join(pkg_root, *EMULATORS.split("."))):
-        for module, target in sorted(set(EMULATOR_PENDING) - pending):
-            if module not in modules:
-                continue
-            lines.append("scripts/check_imports.py: the pending emulator import %s -> %s no longer happens: remove it "
-                         "from EMULATOR_PENDING" % (module, target))
     return lines
 
 

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from conftest import lab_leaf_config_db, needs_sonic_yang
+from conftest import YANG_MODELS, lab_leaf_config_db, needs_sonic_yang
 
 pytest.importorskip("jsonpatch", reason="the SONiC twin needs jsonpatch (requirements.txt)")
 
@@ -160,9 +160,12 @@ def leaf():
 
 
 @pytest.fixture
-def updater(sonic_models, tmp_path, leaf):
+def updater(tmp_path, leaf):
     needs_sonic_yang()
-    return gcu.Updater(MemoryConfigDb(leaf), gcu.Switch("202511", "broadcom"), sonic_models, str(tmp_path / "checkpoints"))
+    from gpufabric.twin.emulators.sonic import yang_check   # the emulator's own YANG check, not the deploy's gate
+
+    return gcu.Updater(MemoryConfigDb(leaf), gcu.Switch("202511", "broadcom"), yang_check.load(YANG_MODELS),
+                       str(tmp_path / "checkpoints"))
 
 
 def test_replace_writes_only_the_difference_referred_tables_first(updater, leaf):
