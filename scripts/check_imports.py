@@ -14,8 +14,15 @@ Fails (exit 1, one line per offence) on:
   that table lists (at most ``MAX_UPWARD``, each with its reason) pass; one that no longer happens fails, so
   the list only shrinks;
 - a NOS-neutral module that imports a NOS home (``nos/<name>/``): neutral code asks ``nos_registry.home(name)``;
-- a module outside ``twin/`` (and a NOS home's twin stand-in, ``nos/<name>/twin/``) that imports ``twin/``:
-  validation, deploy and the rest must work the same on real switches; the twin hands its transport in;
+- a module outside ``twin/`` that imports ``twin/``: validation, deploy and the rest must work the same on real
+  switches; the twin hands its transport in. A NOS home has no part on the twin either;
+- the product importing an emulator (``twin/emulators/<name>/``, the twin's stand-in for a NOS): a module
+  outside ``twin/`` that imports one, or a module of ``twin/`` that names one rather than asking
+  ``twin.emulators.plane(name)``;
+- an emulator importing the product it judges: a module of ``twin/emulators/<name>/`` may import its own
+  emulator's package, the twin's machinery (``twin/`` outside ``emulators/``, ``twin/emulators/__init__.py``) and
+  ``netns_process`` (``EMULATOR_MAY_IMPORT``), nothing else of the package: no renderer, deploy, schema gate or
+  API client of a home, and no other NOS's emulator;
 - a NOS home that imports another NOS home.
 
 Usage: python scripts/check_imports.py [root]   (root defaults to this checkout; `make lint` runs it)
@@ -34,6 +41,9 @@ LAYERS_HEADING = "## Layers"
 # Upward imports the table may list, each with its reason: a few named exceptions, not a second rule.
 MAX_UPWARD = 3
 HOMES_PATTERN = "nos/<name>/"
+EMULATORS = "twin.emulators"
+# Besides its own package and the twin's machinery, what an emulator may import: not code it judges.
+EMULATOR_MAY_IMPORT = ("netns_process",)
 
 
 def _modules(pkg_root):
@@ -135,9 +145,34 @@ def _home(module):
 
 
 def _twin_side(module):
-    """The twin itself, and a NOS home's stand-in for the twin (nos/<name>/twin/), may import twin/."""
+    """Only the twin itself (its emulators included) may import twin/."""
+    return module.split(".")[0] == "twin"
+
+
+def emulator_of(module):
+    """The NOS whose emulator a module is part of ('sonic' for twin.emulators.sonic.gcu), None otherwise (the
+    emulators' package itself, twin/emulators/__init__.py, is the twin's: it finds an emulator by name)."""
     parts = module.split(".")
-    return parts[0] == "twin" or (len(parts) > 2 and parts[0] == "nos" and parts[2] == "twin")
+    return parts[2] if len(parts) > 2 and ".".join(parts[:2]) == EMULATORS else None
+
+
+def emulator_offence(module, target):
+    """Why ``module`` may not import ``target`` under the emulator rule, or None."""
+    own, other = emulator_of(module), emulator_of(target)
+    if own is None:
+        if other is not None and not _twin_side(module):
+            return "product module %s imports the emulator %s: the product imports nothing of what judges it" \
+                % (module or "gpufabric", target)
+        if other is not None:
+            return "%s names the emulator %s; ask twin.emulators.plane(name)" % (module, target)
+        return None
+    if other == own or target in EMULATOR_MAY_IMPORT:
+        return None
+    if other is None and _twin_side(target):
+        return None
+    what = "another NOS's emulator" if other else "product code it judges"
+    return "emulator %s imports %s (%s): an emulator imports none of the product; write its own" \
+        % (module, target, what)
 
 
 def _cycles(graph):
@@ -310,6 +345,8 @@ def layer_offences(modules, graph, table, rel):
         lines.append("%s: %d upward imports listed; at most %d" % (LAYERS_DOC, len(table.upward), MAX_UPWARD))
     used = set()
     for module in sorted(modules):
+        if emulator_of(module):
+            continue  # held by the emulator rule, which is stricter
         own = table.layer_of(module) if module else 1  # gpufabric/__init__.py: a docstring, at the bottom
         if own is None:
             lines.append("%s: module %s has no layer in %s (\"Layers\")"
@@ -361,6 +398,11 @@ def offences(root):
         for target, lineno in sorted(direct[module].items()):
             where = "%s:%d" % (rel[module], lineno)
             target_home = _home(target)
+            emulated = emulator_offence(module, target)
+            if emulated:
+                lines.append("%s: %s" % (where, emulated))
+            if emulator_of(module) or emulator_of(target):
+                continue
             if target_home and own_home is None:
                 lines.append("%s: neutral module %s imports the NOS home %s; go through nos_registry.home()"
                              % (where, module or "gpufabric", target))

@@ -2,8 +2,8 @@
 
 A NOS is a key of ``HOMES`` in plugins/module_utils/gpufabric/nos_registry.py (read from its AST, so a new
 home is checked the moment it is registered). The home of NOS ``x`` is
-- ``plugins/module_utils/gpufabric/nos/x/`` (its Python home: renderer, schema gate, deploy, collectors, ZTP,
-  twin stand-in), and
+- ``plugins/module_utils/gpufabric/nos/x/`` (its Python home: renderer, schema gate, deploy, collectors, ZTP),
+- the twin's emulator of it, ``plugins/module_utils/gpufabric/twin/emulators/x/`` (not the home, but x's alone), and
 - its Ansible surface, named after it: a role ``roles/x_*/`` and plugins ``plugins/<type>/x_*``.
 
 Anywhere else, a NOS name (case-insensitive, not preceded by a letter: "sonic", "/etc/sonic", "SONiC's") is an
@@ -23,6 +23,8 @@ import check_imports  # the same report format and exit code (scripts/ is first 
 
 SCANNED = ("plugins", "roles", "playbooks")
 NOS_PACKAGE = "plugins/module_utils/gpufabric/nos/"
+# The twin's emulator of NOS x (twin/emulators/x/) is that NOS's too: it may name it (and no other).
+EMULATORS = "plugins/module_utils/gpufabric/twin/emulators/"
 REGISTRY = "plugins/module_utils/gpufabric/nos_registry.py"
 
 # path (a file, or a directory ending in "/") -> why it may name a NOS. Keep it short: each entry is a
@@ -50,7 +52,7 @@ def home_of(rel, names):
     """The NOS whose home ``rel`` (a path relative to the root, with /) is in, or None."""
     parts = rel.split("/")
     for name in names:
-        if rel.startswith(NOS_PACKAGE + name + "/"):
+        if rel.startswith(NOS_PACKAGE + name + "/") or rel.startswith(EMULATORS + name + "/"):
             return name
         if parts[0] == "roles" and len(parts) > 1 and parts[1].startswith(name + "_"):
             return name

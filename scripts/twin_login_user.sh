@@ -3,7 +3,7 @@
 # to it (docs/twin.md, "The login user"). SONiC's admin is not root: `config` refuses it, and it reaches root with sudo,
 # without a password. It reaches FRR without root (SONiC's admin through the bgp container, being in group docker; here
 # through FRR's own groups, frr and frrvty). The twin's SONiC commands, Python of the checkout it may not read, run
-# for it through sudo and judge it as SONiC does (nos/sonic/twin/plane.py). sudo keeps the PATH the twin's connection gives the
+# for it through sudo and judge it as SONiC does (twin/emulators/sonic/plane.py). sudo keeps the PATH the twin's connection gives the
 # user (the switch's NOS commands first), as SONiC's commands are on sudo's secure_path there.
 set -eu
 user=${1:-gpufabric-admin}

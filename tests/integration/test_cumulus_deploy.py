@@ -34,14 +34,14 @@ HEADER = {"model": "SN5600", "nvue-api-version": "nvue_v1", "rev-id": 1.0, "vers
 def switch(tmp_path_factory):
     """The stand-in of one switch, booted from a startup.yaml holding only its account."""
     sys.path.insert(0, os.path.join(ROOT, "plugins", "module_utils"))
-    from gpufabric.nos.cumulus.twin import nvue_http
+    from gpufabric.twin.emulators.cumulus import nvue_http
 
     state = tmp_path_factory.mktemp("switch")
     cert, key = nvue_http.self_signed_certificate(str(state))
     (state / "password").write_text(PASSWORD)
     (state / "startup.yaml").write_text(yaml.safe_dump([{"header": HEADER}, {"set": BOOT}]))
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "plugins", "module_utils"))
-    proc = subprocess.Popen([sys.executable, "-m", "gpufabric.nos.cumulus.twin.nvue_http", "--hostname", HOST,
+    proc = subprocess.Popen([sys.executable, "-m", "gpufabric.twin.emulators.cumulus.nvue_http", "--hostname", HOST,
                              "--user", USER, "--password-file", str(state / "password"), "--certfile", cert,
                              "--keyfile", key, "--port", "0", "--port-file", str(state / "port"),
                              "--startup", str(state / "startup.yaml")], env=env)

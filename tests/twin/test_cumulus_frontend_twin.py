@@ -3,7 +3,7 @@ Cumulus Linux dual-homing every server with MLAG (peer link, one bond per server
 an operator runs:
 - twin.yml brings the cumulus-lab spec up (its own cluster name, `cfe`, so it runs beside other twins), every Cumulus
   switch booting empty; deploy.yml configures each through cumulus_deploy and its NVUE API, the frontend leaves' bonds,
-  bridge, SVI and VRR taking effect in their namespaces (nos/cumulus/twin/l2.py);
+  bridge, SVI and VRR taking effect in their namespaces (twin/emulators/cumulus/l2.py);
 - validate.yml of the backend and the frontend finds 0 FAIL; a second deploy changes nothing;
 - `nv show mlag` and `nv show interface <bond> bond` answer as NVUE: the peers alive, one primary (the lower priority)
   and one secondary, the backup IP active, every server bond dual-connected;

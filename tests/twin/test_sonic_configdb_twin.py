@@ -1,4 +1,4 @@
-"""sonic_deploy's CONFIG_DB half on a twin leaf, through SONiC's own commands (nos/sonic/twin): the role reads
+"""sonic_deploy's CONFIG_DB half on a twin leaf, through SONiC's own commands (twin/emulators/sonic): the role reads
 `show runningconfiguration all`, takes `config checkpoint`, runs `config replace` and `config save -y`; a
 second run changes nothing; the running config it reads carries FRR's (`bgpraw`) and the target it sends has none,
 and a target holding it is refused as GCU refuses it; logged in as a user who is not root (SONiC's admin), deploy.yml
@@ -42,7 +42,7 @@ def lab():
 
 
 def configdb():
-    from gpufabric.nos.sonic.twin.configdb import RedisConfigDb
+    from gpufabric.twin.emulators.sonic.configdb import RedisConfigDb
     return RedisConfigDb(os.path.join(twin.state_dir("lab"), LEAF, "redis.sock"))
 
 

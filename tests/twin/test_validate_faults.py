@@ -174,7 +174,7 @@ def test_wrong_asn(twin):
 
 def configdb(host):
     """The live CONFIG_DB of twin switch ``host`` (its redis; docs/twin.md), where a fault is written as by hand."""
-    from gpufabric.nos.sonic.twin.configdb import RedisConfigDb
+    from gpufabric.twin.emulators.sonic.configdb import RedisConfigDb
     return RedisConfigDb(os.path.join(twin_lib.state_dir(CLUSTER), host, "redis.sock"))
 
 
@@ -213,7 +213,7 @@ def test_validate_playbook_names_a_qos_fault_in_live_configdb(twin):
 
 
 def test_a_leaf_whose_configdb_cannot_be_read_is_no_qos_pass(twin):
-    from gpufabric.nos.sonic.twin import redis_db
+    from gpufabric.twin.emulators.sonic import redis_db
     leaf = "vt-r0-leaf01"
     served = {e.port for e in twin["plan"].device(leaf).ends() if e.peer.role == "gpu_server"}
     assert redis_db.stop([os.path.join(twin_lib.state_dir(CLUSTER), leaf)])

@@ -1,7 +1,8 @@
 """scripts/check_imports.py: the layering of plugins/module_utils/gpufabric holds, and the checker finds
 what it must (a cycle, even through a function-local import or a module naming its own package; a package
 cycle; an import up a layer of docs/architecture.md's table; a neutral module importing a NOS home or the
-twin; one NOS home importing another)."""
+twin; one NOS home importing another; an emulator importing the product it judges, the product importing an
+emulator)."""
 import os
 import subprocess
 import sys
@@ -56,6 +57,51 @@ def test_a_neutral_module_importing_a_nos_home_or_the_twin_is_found(tmp_path):
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 1 and proc.stdout.splitlines() == lines
 
+
+
+def _emulator_tree(tmp_path, **extra):
+    files = {
+        "netns_process.py": "", "errors.py": "",
+        "nos/__init__.py": "", "nos/sonic/__init__.py": "", "nos/sonic/yang.py": "", "nos/sonic/deploy.py": "",
+        "twin/__init__.py": "", "twin/daemons.py": "", "twin/lifecycle.py": "from .emulators import plane\n",
+        "twin/emulators/__init__.py": "import importlib\n", "twin/emulators/sonic/__init__.py": "",
+        "twin/emulators/sonic/cmd.py": "from . import patcher\nfrom ... import daemons\nfrom ....netns_process import x\n",
+        "twin/emulators/sonic/patcher.py": "", "twin/emulators/cumulus/__init__.py": "",
+        "twin/emulators/cumulus/api.py": "",
+    }
+    files.update(extra)
+    return _tree(tmp_path, files)
+
+
+def test_an_emulator_using_only_itself_and_the_twin_is_no_offence(tmp_path):
+    assert check_imports.offences(_emulator_tree(tmp_path)) == []
+
+
+def test_an_emulator_importing_the_product_it_judges_fails(tmp_path):
+    root = _emulator_tree(tmp_path, **{
+        "twin/emulators/sonic/patcher.py": "def load():\n    from ....nos.sonic.yang import validate\n",
+        "twin/emulators/cumulus/api.py": "from ...emulators.sonic import cmd\nfrom ....errors import E\n"})
+    assert check_imports.offences(root) == [
+        "plugins/module_utils/gpufabric/twin/emulators/cumulus/api.py:2: emulator twin.emulators.cumulus.api"
+        " imports errors (product code it judges): an emulator imports none of the product; write its own",
+        "plugins/module_utils/gpufabric/twin/emulators/cumulus/api.py:1: emulator twin.emulators.cumulus.api"
+        " imports twin.emulators.sonic.cmd (another NOS's emulator): an emulator imports none of the product;"
+        " write its own",
+        "plugins/module_utils/gpufabric/twin/emulators/sonic/patcher.py:2: emulator twin.emulators.sonic.patcher imports"
+        " nos.sonic.yang (product code it judges): an emulator imports none of the product; write its own",
+    ]
+
+
+def test_the_product_importing_an_emulator_fails(tmp_path):
+    root = _emulator_tree(tmp_path, **{
+        "nos/sonic/deploy.py": "def plan():\n    from ...twin.emulators.sonic import patcher\n",
+        "twin/lifecycle.py": "from .emulators.cumulus import api\n"})
+    assert check_imports.offences(root) == [
+        "plugins/module_utils/gpufabric/nos/sonic/deploy.py:2: product module nos.sonic.deploy imports the emulator"
+        " twin.emulators.sonic.patcher: the product imports nothing of what judges it",
+        "plugins/module_utils/gpufabric/twin/lifecycle.py:1: twin.lifecycle names the emulator"
+        " twin.emulators.cumulus.api; ask twin.emulators.plane(name)",
+    ]
 
 def test_a_package_cycle_is_found(tmp_path):
     # No module cycle (p.a -> q.b -> p.c), but the packages p and q import each other.

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import ROOT, load_example
 from gpufabric.nos.cumulus import collectors, schema
-from gpufabric.nos.cumulus.twin import frr, nv_cli, plane, switch
+from gpufabric.twin.emulators.cumulus import frr, nv_cli, plane, switch
 from gpufabric.plan import build_plan
 from gpufabric.validate.expect import Expectation
 
@@ -76,7 +76,7 @@ def test_an_empty_configuration_runs_no_bgp():
      "vrf.default.router.bgp.peer-group.FABRIC.bfd"),
 ])
 def test_what_the_twin_cannot_render_is_refused_naming_the_path(change, path):
-    from gpufabric.nos.cumulus.nvue_client import merge
+    from gpufabric.twin.emulators.cumulus.merge_patch import apply as merge
 
     with pytest.raises(frr.Unsupported, match=path.replace(".", r"\.")):
         frr.frr_conf(merge(applied("cumuluslab-r0-leaf01"), change), "s")
@@ -165,7 +165,7 @@ def test_kernel_plan_of_the_same_configuration_changes_nothing():
     ({"interface": {"swp2": {"ip": {"address": {"2001:db8::1/64": {}}}}}}, "IPv6"),
 ])
 def test_kernel_plan_refuses_what_the_twin_does_not_model(change, message):
-    from gpufabric.nos.cumulus.nvue_client import merge
+    from gpufabric.twin.emulators.cumulus.merge_patch import apply as merge
 
     with pytest.raises(frr.Unsupported, match=message):
         switch.kernel_plan(merge(applied("cumuluslab-r0-leaf01"), change), {"swp2": link("swp2")})
@@ -278,7 +278,7 @@ def frontend_links(**extra):
 
 
 def test_kernel_plan_of_an_mlag_leaf_bridges_each_bond_s_first_member_and_makes_vrr_a_macvlan():
-    """The frontend leaf's bonds, VLAN-aware bridge, SVI and VRR (nos/cumulus/twin/l2.py, docs/twin.md): one Linux
+    """The frontend leaf's bonds, VLAN-aware bridge, SVI and VRR (twin/emulators/cumulus/l2.py, docs/twin.md): one Linux
     bridge per VLAN named as Cumulus names the SVI, a bond's first cabled member in it, the others up and unbridged,
     VRR a macvlan with the virtual MAC, made after the ports."""
     config = applied("cumuluslab-fe-leaf01a")
@@ -324,9 +324,9 @@ def test_kernel_plan_of_an_mlag_leaf_as_applied_changes_nothing_and_removes_what
 
 
 def test_nv_show_mlag_and_bond_are_nvue_documents(tmp_path, monkeypatch):
-    """`nv show mlag` and `nv show interface <bond> bond` as NVUE's operational view of the twin (nos/cumulus/twin/
+    """`nv show mlag` and `nv show interface <bond> bond` as NVUE's operational view of the twin (twin/emulators/cumulus/
     oper.py): the applied configuration with clagd's view worked out from the switch and its peer."""
-    from gpufabric.nos.cumulus.twin import oper
+    from gpufabric.twin.emulators.cumulus import oper
 
     mine, peer = applied("cumuluslab-fe-leaf01a"), applied("cumuluslab-fe-leaf01b")
     up = {"swp8": True, "swp9": True, "swp1s0": True, "swp1s1": True, "swp1s2": True, "swp1s3": False}
@@ -353,7 +353,7 @@ def test_nv_show_mlag_and_bond_are_nvue_documents(tmp_path, monkeypatch):
 def test_nv_show_mlag_and_bond_take_the_operational_view(tmp_path, monkeypatch, capsys):
     """`nv show mlag` and `nv show interface <bond> bond [mlag]` without --applied: the operational view (oper.py),
     walked down like any other path; on a switch without MLAG, `nv show mlag` is an empty object."""
-    from gpufabric.nos.cumulus.twin import oper
+    from gpufabric.twin.emulators.cumulus import oper
 
     root = tmp_path / "cfe"
     for host in ("cumuluslab-fe-leaf01a", "cumuluslab-fe-leaf01b"):

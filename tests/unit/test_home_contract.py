@@ -7,6 +7,7 @@ import pytest
 from conftest import ROOT
 
 from gpufabric import home_contract, nos_registry
+from gpufabric.twin import emulators
 
 
 @pytest.mark.parametrize("name", nos_registry.names())
@@ -36,26 +37,26 @@ def _copy(name, drop=(), **replace):
 
 def test_the_stand_in_of_a_whole_home_keeps_it():
     for name in nos_registry.names():
-        assert home_contract.problems(name, _copy(name), twin=False) == []
+        assert home_contract.problems(name, _copy(name)) == []
 
 
 @pytest.mark.parametrize("piece", home_contract.members(home_contract.NosHome))
 def test_a_home_lacking_any_piece_fails_naming_it(piece):
-    got = home_contract.problems("sonic", _copy("sonic", drop=[piece]), twin=False)
+    got = home_contract.problems("sonic", _copy("sonic", drop=[piece]))
     assert got[0] == "nos sonic: %s missing (needed by %s)" % (piece, home_contract.NEEDED_BY[piece])
     # A missing collectors also lacks every observation's command and parser; nothing else goes missing.
     assert len(got) == 1 or piece == "collectors"
 
 
 def test_a_piece_that_is_there_but_not_callable_fails():
-    got = home_contract.problems("cumulus", _copy("cumulus", render_switches="startup.yaml"), twin=False)
+    got = home_contract.problems("cumulus", _copy("cumulus", render_switches="startup.yaml"))
     assert got == ["nos cumulus: render_switches not callable (needed by render (the build))"]
 
 
 def test_a_piece_of_a_piece_is_named_too():
     real = nos_registry.home("sonic")
     gate = types.SimpleNamespace(GATE_COMMANDS=real.bgp_gate.GATE_COMMANDS, observe=real.bgp_gate.observe)
-    got = home_contract.problems("sonic", _copy("sonic", bgp_gate=gate), twin=False)
+    got = home_contract.problems("sonic", _copy("sonic", bgp_gate=gate))
     assert got == ["nos sonic: bgp_gate.sessions missing (needed by the deploy's BGP gate)"]
 
 
@@ -64,7 +65,7 @@ def test_a_collector_without_an_observation_validation_needs_fails_naming_it():
     collectors = types.SimpleNamespace(COMMANDS={k: v for k, v in real.COMMANDS.items() if k != "routes"},
                                        PARSERS={k: v for k, v in real.PARSERS.items() if k != "qos"},
                                        SSH_TOOLS={k: v for k, v in real.SSH_TOOLS.items() if k != "nv"})
-    got = home_contract.problems("cumulus", _copy("cumulus", collectors=collectors), twin=False)
+    got = home_contract.problems("cumulus", _copy("cumulus", collectors=collectors))
     assert got == ["nos cumulus: collectors.COMMANDS['routes'] no command for the routes observation (needed by "
                    "validation)",
                    "nos cumulus: collectors.PARSERS['qos'] no parser for the qos observation (needed by validation)",
@@ -73,19 +74,30 @@ def test_a_collector_without_an_observation_validation_needs_fails_naming_it():
 
 def test_tenancy_is_needed_only_by_a_role_that_serves_tenants(monkeypatch):
     assert "tenants" in nos_registry.deploy_facts("sonic")["plays"]
-    assert home_contract.problems("sonic", _copy("sonic", drop=["tenancy"]), twin=False) == [
+    assert home_contract.problems("sonic", _copy("sonic", drop=["tenancy"])) == [
         "nos sonic: tenancy missing (needed by tenancy (tenants.yml reads the running leaves))"]
     facts = dict(nos_registry.deploy_facts("sonic"), plays=["spare"])
     monkeypatch.setattr(nos_registry, "deploy_facts", lambda name: facts)
-    assert home_contract.problems("sonic", _copy("sonic", drop=["tenancy"]), twin=False) == []
+    assert home_contract.problems("sonic", _copy("sonic", drop=["tenancy"])) == []
 
 
-def test_a_twin_plane_lacking_a_piece_fails_naming_it():
+def test_every_nos_has_an_emulator_keeping_the_twin_plane_contract():
+    """The twin finds each NOS's emulator by name (twin/emulators/<nos>/), not through its home."""
     for name in nos_registry.names():
-        real = nos_registry.home(name).twin_plane()
+        assert emulators.problems(name) == []
+        assert not hasattr(nos_registry.home(name), "twin_plane")
+
+
+def test_an_emulator_plane_lacking_a_piece_fails_naming_it():
+    for name in nos_registry.names():
+        real = emulators.plane(name)
         wanted = "boot_facts" if real.SELF_APPLYING else "layout"
         plane = types.SimpleNamespace(**{k: getattr(real, k) for k in dir(real)
                                          if not k.startswith("__") and k not in (wanted, "forget")})
-        got = home_contract.problems(name, _copy(name, twin_plane=lambda plane=plane: plane))
-        assert got == ["nos %s: twin_plane().forget missing (needed by the twin)" % name,
-                       "nos %s: twin_plane().%s missing (needed by the twin)" % (name, wanted)]
+        assert emulators.problems(name, plane) == ["emulator %s: plane.forget missing (needed by the twin)" % name,
+                                                   "emulator %s: plane.%s missing (needed by the twin)" % (name, wanted)]
+
+
+def test_a_nos_without_an_emulator_is_refused_by_name():
+    with pytest.raises(ValueError, match="no emulator for NOS 'nosuch'"):
+        emulators.plane("nosuch")

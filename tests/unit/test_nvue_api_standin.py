@@ -1,4 +1,4 @@
-"""The NVUE REST API stand-in (nos/cumulus/twin/nvue_api.py) and the deploy flow over it
+"""The NVUE REST API stand-in (twin/emulators/cumulus/nvue_api.py) and the deploy flow over it
 (nos/cumulus/deploy.py, nvue_client.py), on a real HTTPS server on loopback: what NVIDIA's guide says the
 API does, and a deploy that either takes effect whole or leaves the previous configuration running."""
 import copy
@@ -13,7 +13,7 @@ import yaml
 
 from gpufabric.nos.cumulus import deploy as cumulus_deploy
 from gpufabric.nos.cumulus.nvue_client import NvueClient, NvueError
-from gpufabric.nos.cumulus.twin import nvue_api, nvue_http
+from gpufabric.twin.emulators.cumulus import nvue_api, nvue_http
 
 USER, PASSWORD = "automation", "s3cret-Pw!"
 BASE = {"system": {"hostname": "leaf01", "aaa": {"user": {USER: {"role": "system-admin"}}}},
@@ -268,8 +268,10 @@ def test_merge_patch_is_what_nvue_merges():
     patch = cumulus_deploy.merge_patch(before, after)
     assert patch == {"a": {"b": 2, "c": {"d": None, "g": {}}}, "e": None, "h": "on"}
     from gpufabric.nos.cumulus.nvue_client import merge
+    from gpufabric.twin.emulators.cumulus import merge_patch
 
     assert merge(before, patch) == after
+    assert merge_patch.apply(before, patch) == after     # the emulator's own RFC 7386 agrees
     assert cumulus_deploy.merge_patch(after, after) is None
 
 

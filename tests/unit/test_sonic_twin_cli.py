@@ -13,7 +13,7 @@ from conftest import YANG_MODELS, lab_leaf_config_db, needs_sonic_yang
 pytest.importorskip("jsonpatch", reason="the SONiC twin needs jsonpatch (requirements.txt)")
 needs_sonic_yang()
 
-from gpufabric.nos.sonic.twin import cli, orchagent, redis_db, show  # noqa: E402
+from gpufabric.twin.emulators.sonic import cli, orchagent, redis_db, show  # noqa: E402
 
 if redis_db.missing():
     pytest.skip(redis_db.missing(), allow_module_level=True)

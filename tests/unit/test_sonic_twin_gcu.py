@@ -8,12 +8,12 @@ import os
 
 import pytest
 
-from conftest import lab_leaf_config_db, needs_sonic_yang
+from conftest import YANG_MODELS, lab_leaf_config_db, needs_sonic_yang
 
 pytest.importorskip("jsonpatch", reason="the SONiC twin needs jsonpatch (requirements.txt)")
 
-from gpufabric.nos.sonic.twin import gcu  # noqa: E402
-from gpufabric.nos.sonic.twin.configdb import MemoryConfigDb, from_raw, to_raw  # noqa: E402
+from gpufabric.twin.emulators.sonic import gcu  # noqa: E402
+from gpufabric.twin.emulators.sonic.configdb import MemoryConfigDb, from_raw, to_raw  # noqa: E402
 
 RDMA = "generic_config_updater.field_operation_validators.rdma_config_update_validator"
 BUFFER_PROFILE = "generic_config_updater.field_operation_validators.buffer_profile_config_update_validator"
@@ -160,9 +160,12 @@ def leaf():
 
 
 @pytest.fixture
-def updater(sonic_models, tmp_path, leaf):
+def updater(tmp_path, leaf):
     needs_sonic_yang()
-    return gcu.Updater(MemoryConfigDb(leaf), gcu.Switch("202511", "broadcom"), sonic_models, str(tmp_path / "checkpoints"))
+    from gpufabric.twin.emulators.sonic import yang_check   # the emulator's own YANG check, not the deploy's gate
+
+    return gcu.Updater(MemoryConfigDb(leaf), gcu.Switch("202511", "broadcom"), yang_check.load(YANG_MODELS),
+                       str(tmp_path / "checkpoints"))
 
 
 def test_replace_writes_only_the_difference_referred_tables_first(updater, leaf):

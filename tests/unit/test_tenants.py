@@ -18,7 +18,7 @@ from gpufabric.tenant_assignment import expand
 from gpufabric.tenants.change import interim, plan_change
 from gpufabric.tenants.reach import Reach, rail_nics
 from gpufabric.tenants.state import assignment_for, read_running, running_path, write_running
-from gpufabric.nos.sonic.twin import acl
+from gpufabric.twin.emulators.sonic import acl
 from gpufabric.twin import nftables
 from gpufabric.validate.checks import Context
 from gpufabric.validate.checks.tenants import TenantIsolation, probe_command, probe_pairs
@@ -209,7 +209,7 @@ def test_interim_holds_every_moving_server_in_the_free_pool(plan):
 # --- the twin's nftables --------------------------------------------------------------------------
 
 def test_nft_ruleset_orders_by_priority_and_refuses_what_it_cannot_enforce():
-    """SONiC's ACL tables (the SONiC home's twin acl.py) into the twin's neutral nftables ruleset."""
+    """SONiC's ACL tables (the SONiC emulator's acl.py) into the twin's neutral nftables ruleset."""
     db = {"ACL_TABLE": {"T": {"type": "L3", "stage": "ingress", "ports": ["Ethernet0"], "policy_desc": "x"}},
           "ACL_RULE": {"T|LOW": {"PRIORITY": "1", "IP_TYPE": "IPV4ANY", "PACKET_ACTION": "DROP"},
                        "T|HIGH": {"PRIORITY": "9", "IP_TYPE": "IPV4ANY", "PACKET_ACTION": "FORWARD",

@@ -1,4 +1,4 @@
-"""The twin reaches each switch's NOS through its home's twin plane, never by name: the namespace comes from the
+"""The twin reaches each switch's NOS through its emulator's plane (twin/emulators/<nos>/), by the NOS's name: the namespace comes from the
 plane's layout of the rendered configuration, the management plane from the plane, and what the netns connection
 gives a device beyond its namespace from a file the plane writes (no root, no namespaces: the files and the
 desired state only)."""
@@ -11,7 +11,7 @@ import pytest
 from gpufabric import nos_registry as nos
 from gpufabric.build import render_all
 from gpufabric.plan import build_plan
-from gpufabric.twin import desired, model, netns_env
+from gpufabric.twin import desired, emulators, model, netns_env
 from conftest import ROOT, load_example
 
 
@@ -110,7 +110,7 @@ def test_a_switch_namespace_is_what_its_nos_plane_lays_out(lab):
         if dev.role in ("gpu_server", "oob_switch"):
             continue
         ns = twin.namespaces[dev.name]
-        plane = nos.home(dev.nos).twin_plane()
+        plane = emulators.plane(dev.nos)
         lay = plane.layout(files["devices/%s/%s" % (dev.name, plane.CONFIG_FILE)])
         assert ns.mgmt_plane == (dev.nos, dev.model.name, lay["native"])
         assert ns.lldp_ports == [plane.PORT_PATTERN]
@@ -125,7 +125,7 @@ def test_a_cabled_port_the_rendered_config_lacks_is_refused_in_one_line(lab):
     plan, files = lab
     host = "lab-r0-leaf01"
     dev = plan.device(host)
-    plane = nos.home(dev.nos).twin_plane()
+    plane = emulators.plane(dev.nos)
     path = "devices/%s/%s" % (host, plane.CONFIG_FILE)
     port = desired.cabled_ports(plan, host)[0]
     native = json.loads(files[path])

@@ -15,8 +15,11 @@ registry), naming each missing piece and what needs it. Pieces:
   is drained). A home whose switches run FRR, lldpd and iproute2 may give frr_linux/'s;
 - tenancy: ``tenancy`` (the command reading a running rail leaf and which tenant each port is bound to), when its
   deploy role serves tenants.yml (``tenants`` in the platform's ``deploy.plays``);
-- ZTP: ``ztp_switch_files``, ``ztp_boot_option``, ``port_aliases``, ``ztp_config_problems``;
-- the twin: ``twin_plane()``, the stand-in for the NOS's management plane (docs/twin.md, "NOS stand-ins").
+- ZTP: ``ztp_switch_files``, ``ztp_boot_option``, ``port_aliases``, ``ztp_config_problems``.
+
+A home has no part on the twin: the twin's emulator of the NOS is ``twin/emulators/<name>/``, found by name
+there (``twin.emulators.plane(name)``, its own contract ``twin.emulators.TwinPlane``), and judges the home
+from outside it.
 """
 from typing import Any, Callable, Dict, List, Mapping, Optional, Protocol, Tuple
 
@@ -61,25 +64,6 @@ class Tenancy(Protocol):
     def bindings(self, running: str) -> Dict[str, Any]: ...
 
 
-class TwinPlane(Protocol):
-    """The twin's stand-in for the NOS's management plane (docs/twin.md, "NOS stand-ins"): ``layout`` when the
-    twin builds the switch's namespace from its rendered CONFIG_FILE, ``boot_facts``/``empty_frr_conf`` when the
-    stand-in applies its configuration itself (SELF_APPLYING)."""
-    SELF_APPLYING: bool
-    CONFIG_FILE: str
-    PORT_PATTERN: str
-    REQUIRES: Tuple[Tuple[str, str], ...]
-    PlaneError: type
-
-    def apply(self, *args: Any, **kwargs: Any) -> Any: ...
-
-    def forget(self, *args: Any, **kwargs: Any) -> Any: ...
-
-    def remove(self, *args: Any, **kwargs: Any) -> Any: ...
-
-    def leftovers(self, *args: Any, **kwargs: Any) -> Any: ...
-
-
 class NosHome(Protocol):
     """The home of one NOS, as neutral code sees it."""
     NAME: str
@@ -105,8 +89,6 @@ class NosHome(Protocol):
 
     def ztp_config_problems(self, native_by_host: Mapping[str, Any], models_dir: str) -> List[str]: ...
 
-    def twin_plane(self) -> TwinPlane: ...
-
 
 # The pieces that are themselves checked member by member.
 NESTED = (Collectors, BgpGateReader, DrainLines, Tenancy)
@@ -117,7 +99,7 @@ NEEDED_BY = {
     "render_switches": "render (the build)", "check_configs": "the schema gate", "deploy": "deploy semantics",
     "collectors": "validation", "bgp_gate": "the deploy's BGP gate", "drain": "the drain (drain.yml, deploy's waves)",
     "tenancy": "tenancy (tenants.yml reads the running leaves)", "ztp_switch_files": "ZTP", "ztp_boot_option": "ZTP",
-    "port_aliases": "ZTP", "ztp_config_problems": "ZTP", "twin_plane": "the twin",
+    "port_aliases": "ZTP", "ztp_config_problems": "ZTP",
 }
 
 
@@ -163,17 +145,9 @@ def _observations(collectors):
     return out
 
 
-def _twin(plane):
-    out = [("twin_plane()." + piece, what) for piece, what in _missing(plane, TwinPlane, "")]
-    wanted = ("boot_facts", "empty_frr_conf") if getattr(plane, "SELF_APPLYING", False) else ("layout",)
-    out += [("twin_plane().%s" % name, "missing") for name in wanted if not callable(getattr(plane, name, None))]
-    return out
-
-
-def problems(name, home=None, twin=True):
+def problems(name, home=None):
     """[problem] of NOS ``name``'s home (``home``: the module, or what stands in for it in a test) against the
-    contract, each naming the piece and what needs it; [] when it keeps it. ``twin`` false leaves the twin
-    plane unloaded."""
+    contract, each naming the piece and what needs it; [] when it keeps it."""
     home = nos_registry.home(name) if home is None else home
     facts = nos_registry.deploy_facts(name)
     found = []
@@ -186,8 +160,6 @@ def problems(name, home=None, twin=True):
         found += [(piece, what, "validation") for piece, what in _observations(home.collectors)]
     if getattr(home, "NAME", name) != name:
         found.append(("NAME", "is %r, not %r" % (home.NAME, name), NEEDED_BY["NAME"]))
-    if twin and callable(getattr(home, "twin_plane", None)):
-        found += [(piece, what, "the twin") for piece, what in _twin(home.twin_plane())]
     platform = nos_registry.platform(name)
     found += [("platforms.yml %s.default.%s" % (name, fact), "missing", "the structured config and the inventory")
               for fact in PLATFORM_FACTS if fact not in platform]

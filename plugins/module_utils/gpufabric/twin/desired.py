@@ -1,8 +1,8 @@
 """What the twin should be: namespaces, links, addresses and daemons, from the plan and the rendered build.
 
-Each switch's NOS is stood in for by its home's twin plane (``nos_registry.home(nos).twin_plane()``, docs/twin.md, "NOS
-stand-ins"). A plane that applies its own configuration (``SELF_APPLYING``) gets cables, FRR and lldpd and does the
-rest itself; for any other, the twin builds the namespace from the plane's ``layout`` of the switch's rendered
+Each switch's NOS is stood in for by its emulator's plane (``twin.emulators.plane(nos)``, twin/emulators/<nos>/,
+docs/twin.md, "NOS stand-ins"). A plane that applies its own configuration (``SELF_APPLYING``) gets cables, FRR and lldpd
+and does the rest itself; for any other, the twin builds the namespace from the plane's ``layout`` of the switch's rendered
 configuration (ports with their MTU, addresses and admin state, LAGs, bridges, loopback, management port, port ACLs,
 tenant VRFs), so the twin runs what we render, not a second reading of the plan, and the plane's management plane
 runs beside it. Servers take their NICs, routing and sysctls from the rendered servers/<host>/structured.yml, the
@@ -11,7 +11,7 @@ same data the gpu_server role installs.
 import ipaddress
 
 from ..ipam import fmt
-from ..nos_registry import home
+from .emulators import plane as emulator_plane
 from . import nftables, vrf
 from .model import FRR_DAEMONS, OOB_BRIDGE, SWITCH_SYSCTLS, Iface, Twin, TwinError, frr_daemons
 from .servers import server_namespace
@@ -37,7 +37,7 @@ def _rendered(files, host, plane):
 
 def layout_of(dev, files):
     """(the twin plane of the switch's NOS, its layout of the switch's rendered configuration)."""
-    plane = home(dev.nos).twin_plane()
+    plane = emulator_plane(dev.nos)
     try:
         return plane, plane.layout(_rendered(files, dev.name, plane))
     except ValueError as exc:
@@ -69,10 +69,10 @@ def _switch(twin, dev, files, cabled):
 
 
 def _self_applying(twin, dev, files, cabled):
-    """A switch whose NOS applies its configuration into the namespace itself (its home's twin plane, e.g. a
+    """A switch whose NOS applies its configuration into the namespace itself (its emulator's plane, e.g. a
     stand-in of the NOS's configuration API): the twin makes the cabled ports (down, no address: the NOS decides), starts FRR with
     no routing configuration and lldpd; the management address is the rendered one, as DHCP/ZTP hands it."""
-    plane = home(dev.nos).twin_plane()
+    plane = emulator_plane(dev.nos)
     path = "devices/%s/%s" % (dev.name, plane.CONFIG_FILE)
     if path not in files:
         raise TwinError("%s: no rendered %s in the build (run playbooks/build.yml first)" % (dev.name, path))
@@ -93,7 +93,7 @@ def _self_applying(twin, dev, files, cabled):
 def switch_namespaces(twin, dev, files, cabled):
     """A switch's namespace, with its FRR, and the namespaces of its tenant VRFs (twin/vrf.py);
     returns (the switch's namespace, its rendered management addresses)."""
-    if dev.nos and getattr(home(dev.nos).twin_plane(), "SELF_APPLYING", False):
+    if dev.nos and getattr(emulator_plane(dev.nos), "SELF_APPLYING", False):
         return _self_applying(twin, dev, files, cabled)
     ns, lay = _switch(twin, dev, files, cabled)
     conf = files.get("devices/%s/frr.conf" % dev.name)
@@ -133,7 +133,7 @@ def build_twin(plan, files):
     for dev in plan.devices:
         if dev.role == "oob_switch":
             # The OOB switch is the bridge every management port joins, with the switch's own VLAN addresses.
-            plane = home(dev.nos).twin_plane()
+            plane = emulator_plane(dev.nos)
             if getattr(plane, "SELF_APPLYING", False):
                 raise TwinError("%s: the twin stands in for the OOB switch with a bridge built from its rendered "
                                 "configuration, which nos: %s does not give it (docs/twin.md)" % (dev.name, dev.nos))

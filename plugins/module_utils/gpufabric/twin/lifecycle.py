@@ -5,7 +5,8 @@ import os
 import shutil
 import time
 
-from ..nos_registry import home, names as nos_names
+from ..nos_registry import names as nos_names
+from .emulators import plane as emulator_plane
 from ..validate.runner import command_collector, validate
 from . import daemons, network, nftables
 from .model import TwinError
@@ -79,7 +80,7 @@ def up(twin, wait=True, timeout=90.0, frr_config="rendered"):
 
 def _mgmt_planes(twin):
     """The management plane of each switch whose NOS's stand-in runs one beside the namespace the twin built
-    (ns.mgmt_plane; its home's twin plane, docs/twin.md), each NOS's plane started for its switches."""
+    (ns.mgmt_plane; its NOS emulator's plane, docs/twin.md), each NOS's plane started for its switches."""
     by_nos = {}
     for name in sorted(twin.namespaces):
         ns = twin.namespaces[name]
@@ -92,7 +93,7 @@ def _mgmt_planes(twin):
         by_nos.setdefault((nos_name, False), []).append((name, model_name, native, None))
     changes = []
     for (nos_name, namespaced), switches in sorted(by_nos.items()):
-        plane = home(nos_name).twin_plane()
+        plane = emulator_plane(nos_name)
         try:
             changes += plane.apply(state_dir(twin.cluster), switches, namespaced=namespaced)
         except plane.PlaneError as exc:
@@ -112,7 +113,7 @@ def _self_applying(twin, boot):
             by_nos.setdefault(nos_name, []).append((name, release, text if boot else None))
     changes = []
     for nos_name, switches in sorted(by_nos.items()):
-        plane = home(nos_name).twin_plane()
+        plane = emulator_plane(nos_name)
         try:
             changes += plane.apply(state_dir(twin.cluster), switches)
         except plane.PlaneError as exc:
@@ -122,7 +123,7 @@ def _self_applying(twin, boot):
 
 def _planes():
     """The twin planes of every NOS (each knows what of it runs)."""
-    return [home(n).twin_plane() for n in nos_names()]
+    return [emulator_plane(n) for n in nos_names()]
 
 
 def remove_namespaces(names):

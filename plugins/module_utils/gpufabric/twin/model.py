@@ -60,7 +60,7 @@ class Namespace:
         # namespace the twin builds from its layout (apply at ``up``, reload for one switch's part)
         self.mgmt_plane = None
         # (nos, release, rendered startup text) of a switch whose NOS applies its own configuration into the
-        # namespace (its home's twin_plane()): the twin makes cables and starts FRR and lldpd, nothing more
+        # namespace (its emulator's plane, twin/emulators/): the twin makes cables and starts FRR and lldpd, nothing more
         self.nos_plane = None
 
     def add(self, iface):

@@ -1,7 +1,7 @@
 """What the twin's connection (plugins/connection/netns.py) gives one device's commands besides its namespace and
 its FRR pathspace: directories bound over others and directories put first on PATH, as the device's own system
 has them (its NOS's files where the NOS keeps them, its NOS's commands). A NOS's twin stand-in writes them for each
-of its switches when the twin comes up (its home's twin plane), into the device's run directory:
+of its switches when the twin comes up (its NOS's emulator, twin/emulators/<nos>/), into the device's run directory:
 
     /run/gpufabric-twin/<cluster>/<device>/netns-env.json   {"binds": [[source, target], ...], "path": [dir, ...]}
 

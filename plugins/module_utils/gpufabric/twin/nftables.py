@@ -1,7 +1,7 @@
 """Port ACLs of a twin switch as nftables: the filter a NOS's twin stand-in loads for the ACLs its switch enforces.
 
-A NOS home turns its switch's ACLs into rule text per port (e.g. nos/<nos>/twin/acl.py; docs/twin.md for each
-NOS's semantics); this module makes a namespace hold exactly those: one table, one chain on the netdev ingress
+A NOS's emulator turns its switch's ACLs into rule text per port (e.g. twin/emulators/<nos>/acl.py; docs/twin.md
+for each NOS's semantics); this module makes a namespace hold exactly those: one table, one chain on the netdev ingress
 hook of each bound port (the point where a packet enters the port, before routing, whether it is routed on or
 addressed to the switch), its rules in the order given, the first match deciding, unmatched packets accepted.
 

@@ -4,7 +4,7 @@ twin (twin/lifecycle.py)."""
 import os
 import time
 
-from ..nos_registry import home
+from .emulators import plane as emulator_plane
 from . import daemons, network
 from .desired import switch_namespaces
 from .model import FRR_DAEMONS, SWITCH_SYSCTLS, Iface, Twin, TwinError, frr_daemons
@@ -30,7 +30,7 @@ def reconcile_switch(cluster, host, role, nos, model, config_text, reload_frr=Fa
     FRR pathspace. Its cabled ports are those its namespace has. With ``reload_frr`` its FRR is reloaded even when
     the translation did not change (frr-reload was asked for). Returns up_switch's report; no wait for BGP (the
     deploy's gate waits)."""
-    plane = home(nos).twin_plane()
+    plane = emulator_plane(nos)
     try:
         with open(os.path.join(daemons.frr_dir(host), "frr.conf")) as f:
             frr_text = f.read()

@@ -48,10 +48,3 @@ def port_aliases(native_by_host):
 def ztp_config_problems(native_by_host, models_dir):
     from . import ztp
     return ztp.config_problems(native_by_host, models_dir)
-
-
-def twin_plane():
-    """The twin's Cumulus switches (twin/plane.py of this home: the NVUE API stand-in of each switch, applying
-    into its namespace): twin/ reaches it here, through nos_registry.home("cumulus"), and loads it only when the twin runs."""
-    from .twin import plane
-    return plane

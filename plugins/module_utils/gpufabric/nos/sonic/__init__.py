@@ -52,20 +52,10 @@ def yang_problems(config, models_dir, device="config_db"):
     return yang.validate(yang.load(models_dir), config, device)
 
 
-def twin_plane():
-    """The twin's stand-in for a SONiC switch's management plane (twin/plane.py of this home): twin/ reaches
-    it here, through nos_registry.home("sonic"), and loads it only when the twin runs."""
-    from .twin import plane
-    return plane
-
-
 def gcu_load_plan(running, target, sonic_version, load_tables):
     """What the Generic Config Updater would refuse of ``target`` over ``running`` on a switch of ``sonic_version``
-    (its sonic_version.yml as data), and which new rows go in first with config load: the model of GCU's
-    field-operation checks that the twin's GCU also runs (twin/gcu.py). Raises ValueError on a release or ASIC it
-    cannot read."""
-    from .twin import gcu
-    try:
-        return gcu.load_plan(running, target, sonic_version, list(load_tables))
-    except gcu.GcuError as exc:
-        raise ValueError(str(exc)) from exc
+    (its sonic_version.yml as data), and which new rows go in first with config load: the deploy's own pre-check
+    of GCU's field-operation checks (gcu_precheck.py; the twin's GCU emulator judges it, written apart). Raises
+    ValueError on a change it cannot read."""
+    from . import gcu_precheck
+    return gcu_precheck.load_plan(running, target, sonic_version or {}, list(load_tables))

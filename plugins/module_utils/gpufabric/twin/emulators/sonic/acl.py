@@ -10,7 +10,7 @@ ACLs act on a packet as it enters the port, before routing, whether it is routed
 itself: nftables' netdev ingress hook is that point. Fields the stand-in cannot enforce faithfully are refused
 rather than ignored; CTRLPLANE tables guard the switch's services, not its ports, and are left out.
 """
-from ....twin import nftables
+from ... import nftables
 
 MATCHES = {"DST_IP": "ip daddr %s", "SRC_IP": "ip saddr %s"}
 ACTIONS = {"FORWARD": "accept", "DROP": "drop"}

@@ -10,7 +10,7 @@ with its databases (CONFIG_DB loaded from config_db.json, as at boot) and SONiC'
 
 The redis-server runs in the switch's namespace, so 127.0.0.1:6379 there is the switch's own, as on SONiC.
 
-The twin reaches this module through nos_registry.home("sonic").twin_plane() and asks it (docs/twin.md, "NOS stand-ins"):
+The twin reaches this module through twin.emulators.plane("sonic") and asks it (docs/twin.md, "NOS stand-ins"):
 SELF_APPLYING (False: the twin builds the namespace from ``layout``), CONFIG_FILE, PORT_PATTERN, REQUIRES,
 ``layout(text)``, ``apply``, ``forget``, ``remove``, ``leftovers``, PlaneError. ``reconcile`` is this plane's own: the
 switch's commands call it when its configuration changed.
@@ -22,7 +22,7 @@ import shlex
 import shutil
 import sys
 
-from ....twin import netns_env
+from ... import netns_env
 from . import redis_db
 from .configdb import RedisConfigDb
 from . import layout as _layout
@@ -71,14 +71,55 @@ def yang_models():
     return "/usr/local/yang-models"
 
 
+# The switches' own identity, as the hardware reports it to SONiC: the ONIE platform string of each switch model
+# (/host/machine.conf), and the default SKU and ASIC vendor of that platform when its files are not at hand (Dell's
+# data sheets; sonic-buildimage device/dell/<platform>/default_sku, platform_asic). The emulator's own table.
+HARDWARE = {
+    "Z9332F-ON": ("x86_64-dellemc_z9332f_d1508-r0", "DellEMC-Z9332f-O32", "broadcom"),
+    "Z9664F-ON": ("x86_64-dell_z9664f-r0", "DellEMC-Z9664f-O64", "broadcom"),
+    "Z9864F-ON": ("x86_64-dell_z9864f-r0", "Dell-Z9864f-O64", "broadcom"),
+    "S5232F-ON": ("x86_64-dellemc_s5232f_c3538-r0", "DellEMC-S5232f-C32", "broadcom"),
+    "S5296F-ON": ("x86_64-dellemc_s5296f_c3538-r0", "DellEMC-S5296f-P-25G", "broadcom"),
+    "S3248T-ON": ("x86_64-dell_s3248t-r0", "DELL-S3248T", "broadcom"),
+}
+# Where a platform's files are (sonic-buildimage's device/<vendor>/<platform>/, /usr/share/sonic/device on a
+# switch): GPUFABRIC_SONIC_PLATFORMS, else the reference copy beside a checkout.
+PLATFORMS_ENV = "GPUFABRIC_SONIC_PLATFORMS"
+
+
+def platform_files():
+    if os.environ.get(PLATFORMS_ENV):
+        return os.environ[PLATFORMS_ENV]
+    here = os.path.dirname(os.path.realpath(__file__))
+    for up in range(5, 9):
+        candidate = os.path.join(here, *([".."] * up), "shared", "sonic-reference", "platforms")
+        if os.path.isdir(candidate):
+            return os.path.realpath(candidate)
+    return "/usr/share/sonic/device"
+
+
+def _first_word(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            words = f.read().split()
+    except OSError:
+        return None
+    return words[0] if words else None
+
+
 def switch_facts(model_name, config_db=None):
-    """{"asic_type", "hwsku", "platform"} of a switch model, from nos/sonic/platforms.yml; "" when not there."""
-    from ..platform import facts as platform_facts
-    facts = platform_facts(model_name)
-    hwsku = facts.get("hwsku", "")
-    # GCU reads asic_type from sonic_version.yml; Mellanox SKUs are named Mellanox-*/ACS-*, the rest here are Broadcom.
-    asic_type = "mellanox" if hwsku.startswith(("Mellanox-", "ACS-")) else "broadcom"
-    return {"asic_type": asic_type, "hwsku": hwsku, "platform": facts.get("platform", "")}
+    """{"asic_type", "hwsku", "platform"} of a switch model as the switch knows them: its platform, and the
+    platform's default SKU and ASIC from the platform's own files (default_sku, platform_asic); "" for a model
+    the emulator does not know (a stand-in model)."""
+    platform, sku, asic = HARDWARE.get(model_name, ("", "", ""))
+    if platform:
+        where = os.path.join(platform_files(), platform)
+        sku = _first_word(os.path.join(where, "default_sku")) or sku
+        asic = _first_word(os.path.join(where, "platform_asic")) or asic
+    if not asic:
+        # GCU reads asic_type from sonic_version.yml; Mellanox SKUs are named Mellanox-*/ACS-*, the rest Broadcom.
+        asic = "mellanox" if sku.startswith(("Mellanox-", "ACS-")) else "broadcom"
+    return {"asic_type": asic, "hwsku": sku, "platform": platform}
 
 
 def boot_config(config_db, facts):
@@ -97,13 +138,13 @@ def _write_commands():
     module_utils = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
         os.path.abspath(__file__))))))
     changed = False
-    code = "import sys; sys.path.insert(0, %r); from gpufabric.nos.sonic.twin.cli import main; sys.exit(main(sys.argv[1:]))" \
+    code = "import sys; sys.path.insert(0, %r); from gpufabric.twin.emulators.sonic.cli import main; sys.exit(main(sys.argv[1:]))" \
         % module_utils
     for name in COMMANDS:
         # The stand-in is Python of the controller's checkout, which a switch's login user may not read: run by one, it
         # runs as root through sudo (the login user has it, as SONiC's admin) and is told who called it (CALLER_UID),
         # whom it judges as SONiC would judge the caller (config refuses one who is not root).
-        text = ("#!/bin/sh\n# SONiC's %s on a twin switch (gpufabric nos/sonic/twin/cli.py).\n"
+        text = ("#!/bin/sh\n# SONiC's %s on a twin switch (gpufabric twin/emulators/sonic/cli.py).\n"
                 "if [ \"$(id -u)\" != 0 ]; then exec sudo -n %s=\"$(id -u)\" \"$0\" \"$@\"; fi\n"
                 "exec %s -c %s \"$0\" \"$@\"\n"
                 % (name, CALLER_UID, shlex.quote(sys.executable), shlex.quote(code)))
@@ -168,7 +209,7 @@ def _apply(state_dir, switches, namespaced):
 def reconcile(host, reload_frr=False):
     """A twin switch's orchagent and vrfmgrd, run in the machine's namespaces (orchagent.py calls it through nsenter): its
     namespace and its tenant VRFs' made to match its CONFIG_DB and its frr.conf (twin/switch.py, reconcile_switch)."""
-    from ....twin.switch import reconcile_switch
+    from ...switch import reconcile_switch
     etc = etc_dir(host)
     with open(os.path.join(etc, "gpufabric-twin.json"), encoding="utf-8") as f:
         device = json.load(f)

@@ -319,8 +319,8 @@ def _peer_ranges(config):
 def validate_target(models, target):
     """(valid, error) of a whole target config as GCU's validate_config_db_config: tables without a YANG model
     left out, then YANG, unique lanes, BGP peer ranges."""
-    from ..yang import validate
-    problems = validate(models, {t: rows for t, rows in target.items() if t in models.tables})
+    from .yang_check import problems as yang_problems
+    problems = yang_problems(models, {t: rows for t, rows in target.items() if t in models.tables})
     if problems:
         return False, problems[0]
     for check in (_peer_ranges, _lanes):

@@ -22,8 +22,8 @@ import json
 import os
 import subprocess
 
-from ....twin import daemons, vrf
-from ....twin.run import CommandError
+from ... import daemons, vrf
+from ...run import CommandError
 from . import frr, l2
 from .acl import nft_script
 
@@ -208,7 +208,7 @@ class Applier:
                 "after": after_commands(self.host, l2.plan(config, _cabled(links)))}
 
     def _do(self, plan):
-        from ....twin import switch as twin_switch   # the twin's machinery for tenant VRFs, loaded only by the stand-in
+        from ... import switch as twin_switch   # the twin's machinery for tenant VRFs, loaded only by the stand-in
 
         changes = list(plan["changes"])
         if plan["links"]:

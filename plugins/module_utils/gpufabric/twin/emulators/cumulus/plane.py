@@ -22,7 +22,7 @@ import sys
 import threading
 import time
 
-from ....twin import daemons, netns_env
+from ... import daemons, netns_env
 
 # The twin's desired state (twin/desired.py) asks these: a Cumulus switch applies its own configuration.
 SELF_APPLYING = True
@@ -61,8 +61,8 @@ def _module_utils():
 
 def _write_commands():
     os.makedirs(BIN_DIR, exist_ok=True)
-    text = ("#!%s\n# NVUE's nv on a Cumulus switch of the twin (gpufabric nos/cumulus/twin/nv_cli.py).\nimport sys\n"
-            "sys.path.insert(0, %r)\nfrom gpufabric.nos.cumulus.twin.nv_cli import main\nsys.exit(main(sys.argv[1:]))\n"
+    text = ("#!%s\n# NVUE's nv on a Cumulus switch of the twin (gpufabric twin/emulators/cumulus/nv_cli.py).\nimport sys\n"
+            "sys.path.insert(0, %r)\nfrom gpufabric.twin.emulators.cumulus.nv_cli import main\nsys.exit(main(sys.argv[1:]))\n"
             % (sys.executable, _module_utils()))
     return daemons.write_if_changed(os.path.join(BIN_DIR, "nv"), text, 0o755, owner=None)
 
@@ -76,10 +76,10 @@ def empty_frr_conf(host):
 def boot_facts(text):
     """(release, {management port: [address]}) of a rendered startup.yaml: the release its header names, and
     the management port's address, which the twin gives the switch as DHCP/ZTP would."""
-    from ..schema import load_startup
+    from .nvue_checks import startup_documents
 
     release, mgmt = None, {}
-    for doc in load_startup(text) or []:
+    for doc in startup_documents(text) or []:
         version = (doc.get("header") or {}).get("version") if isinstance(doc, dict) else None
         if version:
             release = ".".join(version.split()[-1].split(".")[:2])
@@ -94,7 +94,7 @@ def _pid(state_dir):
         with open(os.path.join(api_dir(state_dir), "daemon.pid")) as f:
             pid = int(f.read().strip())
         with open("/proc/%d/cmdline" % pid, "rb") as f:
-            return pid if b"nos.cumulus.twin.plane" in f.read() else None
+            return pid if b"twin.emulators.cumulus.plane" in f.read() else None
     except (OSError, ValueError):
         return None
 
@@ -156,7 +156,7 @@ def apply(state_dir, switches):
         os.remove(ready)
     env = dict(os.environ, PYTHONPATH=_module_utils())
     with open(os.path.join(base, "daemon.log"), "ab") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "gpufabric.nos.cumulus.twin.plane", "--state-dir", state_dir],
+        proc = subprocess.Popen([sys.executable, "-m", "gpufabric.twin.emulators.cumulus.plane", "--state-dir", state_dir],
                                 stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env, start_new_session=True)
     _write(os.path.join(base, "daemon.pid"), "%d\n" % proc.pid)
     deadline = time.monotonic() + READY_TIMEOUT

@@ -124,7 +124,7 @@ APPLY_TIMEOUT = 300.0
 
 def _client(host, directory):
     from ....netns_process import enter_machine_network
-    from ..nvue_client import NvueClient
+    from .nv_api import Api
     from .plane import USER
 
     with open(os.path.join(directory, "api.port"), encoding="utf-8") as f:
@@ -133,13 +133,13 @@ def _client(host, directory):
         password = f.read().strip()
     if not enter_machine_network():
         raise OSError("not run inside the switch's network namespace")
-    return NvueClient(host, "127.0.0.1", USER, password, port=port, ca_path=os.path.join(directory, "nvue-api.pem"))
+    return Api(host, "127.0.0.1", port, USER, password, os.path.join(directory, "nvue-api.pem"))
 
 
 def _load_patch(path):
     """The configuration a file holds: the `set` documents of a startup.yaml (NVUE's format), merged in order."""
     import yaml
-    from ..nvue_client import merge
+    from .merge_patch import apply as merge
 
     with open(path, encoding="utf-8") as f:
         docs = yaml.safe_load(f)
@@ -155,7 +155,7 @@ def _load_patch(path):
 
 
 def _configure(host, directory, verb, args, yes):
-    from ..nvue_client import APPLIED, NvueError, issue_text
+    from .nv_api import APPLIED, ApiError, why
 
     pending_file = os.path.join(directory, "cli-pending")
     try:
@@ -178,7 +178,7 @@ def _configure(host, directory, verb, args, yes):
             rev = ""
         if verb == "patch":
             if not rev:
-                rev = nvue.create_revision()
+                rev = nvue.new_revision()
                 with open(pending_file, "w", encoding="utf-8") as f:
                     f.write(rev + "\n")
             nvue.patch(rev, patch)
@@ -190,8 +190,8 @@ def _configure(host, directory, verb, args, yes):
         ended = nvue.apply(rev, timeout=APPLY_TIMEOUT, poll=0.2)
         os.remove(pending_file)
         if ended.get("state") not in APPLIED:
-            return _fail("revision %s: %s: %s" % (rev, ended.get("state"), issue_text(ended)))
+            return _fail("revision %s: %s: %s" % (rev, ended.get("state"), why(ended)))
         sys.stdout.write("applied [rev_id: %s]\n" % rev)
         return 0
-    except (OSError, ValueError, NvueError) as exc:
+    except (OSError, ValueError, ApiError) as exc:
         return _fail(str(exc))

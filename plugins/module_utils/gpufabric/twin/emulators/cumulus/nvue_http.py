@@ -1,6 +1,6 @@
 """The NVUE REST API stand-in over HTTPS (nvue_api.py is the switch behind it): the routes of NVIDIA's NVUE API
 chapter under ``/nvue_v1`` with basic authentication, a self-signed certificate for the twin, and a process entry
-point (``python -m gpufabric.nos.cumulus.twin.nvue_http --hostname sw1 ...``) the integration tests start.
+point (``python -m gpufabric.twin.emulators.cumulus.nvue_http --hostname sw1 ...``) the integration tests start.
 """
 import base64
 import datetime

@@ -20,7 +20,8 @@ without ``ays_yes`` it ends ``ays_fail``. The CLI's ``nv config apply --confirm`
 in NVIDIA's NVUE API chapter, so the stand-in offers none.
 
 This module is the switch's side (revisions, patch, apply, save); nvue_http.py serves it over HTTPS.
-NOS home code: it imports the standard library and this home's NVUE merge and schema gate only.
+The twin's emulator: it imports the standard library and its own JSON merge patch (merge_patch.py) and checks
+(nvue_checks.py) only, nothing of the product it judges.
 """
 import copy
 import hmac
@@ -29,7 +30,7 @@ import tempfile
 import threading
 import time
 
-from ..nvue_client import merge
+from .merge_patch import apply as merge
 from .nvue_checks import DEFAULT_RELEASE, _subtree, dependency_issues, schema_validator  # noqa: F401  (the API's names)
 
 API_ROOT = "/nvue_v1"

@@ -61,7 +61,7 @@ class Switch:
     def updater(self, out, dry_run=False):
         """GCU over this switch's CONFIG_DB; with ``dry_run`` over a copy of it (GCU's DryRunChangeApplier):
         every check runs, nothing is written."""
-        from ..yang import load
+        from .yang_check import load
         state = self.db("STATE_DB").get_config().get("PORT_TABLE", {})
         switch = gcu.Switch(self.release(), self.version.get("asic_type", "vs"),
                             str(self.version.get("build_version", "")), state_ports=state)

@@ -38,8 +38,8 @@ def orchagent(switch, err):
     the twin cannot enforce is an error (on SONiC, orchagent's log)."""
     if not switch.twin.get("dataplane"):
         return 0
-    from ....twin import nftables
-    from ....twin.run import CommandError, run
+    from ... import nftables
+    from ...run import CommandError, run
     from .acl import AclError, ruleset
     config = switch.db().get_config()
     try:
@@ -58,7 +58,7 @@ def orchagent(switch, err):
 
 
 # plane.reconcile in the machine's namespaces: its error as one line, the exit code 1.
-RECONCILE = ("import sys; sys.path.insert(0, sys.argv[1]); from gpufabric.nos.sonic.twin import plane; "
+RECONCILE = ("import sys; sys.path.insert(0, sys.argv[1]); from gpufabric.twin.emulators.sonic import plane; "
              "from gpufabric.twin import TwinError\n"
              "try:\n    plane.reconcile(sys.argv[2], reload_frr=sys.argv[3] == 'reload')\n"
              "except (TwinError, OSError, ValueError) as e:\n    sys.exit('%s' % e)")
