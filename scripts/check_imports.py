@@ -46,18 +46,25 @@ EMULATORS = "twin.emulators"
 EMULATOR_MAY_IMPORT = ("netns_process",)
 
 
+def python_files(base):
+    """(path, path relative to ``base`` with '/') of every .py file below ``base``, in a stable order (the other
+    checks of scripts/ walk the package with it)."""
+    for dirpath, dirnames, filenames in os.walk(base):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for name in sorted(filenames):
+            if name.endswith(".py"):
+                path = os.path.join(dirpath, name)
+                yield path, os.path.relpath(path, base).replace(os.sep, "/")
+
+
 def _modules(pkg_root):
     """{dotted name relative to the package ('' for the package itself): path}."""
     found = {}
-    for dirpath, dirnames, filenames in os.walk(pkg_root):
-        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-        for name in sorted(filenames):
-            if not name.endswith(".py"):
-                continue
-            rel = os.path.relpath(os.path.join(dirpath, name), pkg_root)[:-3].split(os.sep)
-            if rel[-1] == "__init__":
-                rel = rel[:-1]
-            found[".".join(rel)] = os.path.join(dirpath, name)
+    for path, rel in python_files(pkg_root):
+        parts = rel[:-3].split("/")
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found[".".join(parts)] = path
     return found
 
 

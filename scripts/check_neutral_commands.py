@@ -63,23 +63,17 @@ def _allowed(rel):
 def offences(root):
     base = os.path.join(root, PACKAGE)
     lines, used = [], set()
-    for dirpath, dirnames, filenames in os.walk(base):
-        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-        for name in sorted(filenames):
-            if not name.endswith(".py"):
-                continue
-            path = os.path.join(dirpath, name)
-            rel = os.path.relpath(path, base).replace(os.sep, "/")
-            if rel.startswith(HOMES):
-                continue
-            found = commands_in(path)
-            allowed = _allowed(rel)
-            if allowed and found:
-                used.add(allowed)
-                continue
-            for lineno, word in found:
-                lines.append("%s%s:%d: neutral code names the device command %r; it belongs to a NOS home (or "
-                             "frr_linux/, which homes choose to use)" % (PACKAGE, rel, lineno, word))
+    for path, rel in check_imports.python_files(base):
+        if rel.startswith(HOMES):
+            continue
+        found = commands_in(path)
+        allowed = _allowed(rel)
+        if allowed and found:
+            used.add(allowed)
+            continue
+        for lineno, word in found:
+            lines.append("%s%s:%d: neutral code names the device command %r; it belongs to a NOS home (or "
+                         "frr_linux/, which homes choose to use)" % (PACKAGE, rel, lineno, word))
     if os.path.isdir(base):
         for entry in sorted(set(ALLOWED) - used):
             lines.append("scripts/check_neutral_commands.py: ALLOWED entry %s names no device command any more: "

@@ -25,19 +25,13 @@ def sizes(root):
     """{"path": lines, "path:function": lines} of what is over its limit (a method is ``path:Class.method``)."""
     base = os.path.join(root, PACKAGE)
     out = {}
-    for dirpath, dirnames, filenames in os.walk(base):
-        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-        for name in sorted(filenames):
-            if not name.endswith(".py"):
-                continue
-            path = os.path.join(dirpath, name)
-            rel = os.path.relpath(path, base).replace(os.sep, "/")
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-            lines = len(text.splitlines())
-            if lines > MAX_MODULE_LINES:
-                out[rel] = lines
-            out.update(_functions(ast.parse(text, filename=path), rel))
+    for path, rel in check_imports.python_files(base):
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+        lines = len(text.splitlines())
+        if lines > MAX_MODULE_LINES:
+            out[rel] = lines
+        out.update(_functions(ast.parse(text, filename=path), rel))
     return out
 
 

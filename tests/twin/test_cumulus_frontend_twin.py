@@ -28,13 +28,13 @@ import yaml
 
 from gpufabric import specfile, twin
 from gpufabric.plan import build_plan
+from test_cumulus_spare_growth_twin import copy_group_vars
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REASON = twin.preflight() or (None if shutil.which("nft") else "nft is missing (apt-get install nftables)")
 pytestmark = pytest.mark.skipif(REASON is not None, reason="Cumulus frontend on the twin: %s" % REASON)
 CLUSTER = "cfe"
 SPEC = os.path.join(ROOT, "inventories", "cumulus-lab", "cumulus-lab.topology.yml")
-GROUP_VARS = os.path.join(ROOT, "inventories", "cumulus-lab-twin", "group_vars")
 LEAF_A, LEAF_B = "cfe-fe-leaf01a", "cfe-fe-leaf01b"
 PROBE = os.path.join(ROOT, "plugins", "module_utils", "gpufabric", "validate", "probe.py")
 TIMES = {}
@@ -47,13 +47,7 @@ def write_inventory(inventory):
     raw["cluster"]["name"] = CLUSTER
     with open(os.path.join(inventory, "cfe.topology.yml"), "w") as f:
         yaml.safe_dump(dict(raw, plugin="gpucluster.fabric.topology"), f, sort_keys=False)
-    shutil.copytree(GROUP_VARS, os.path.join(inventory, "group_vars"))
-    for name in os.listdir(os.path.join(inventory, "group_vars")):
-        path = os.path.join(inventory, "group_vars", name)
-        with open(path) as f:
-            text = f.read()
-        with open(path, "w") as f:
-            f.write(text.replace("cumuluslab", CLUSTER))
+    copy_group_vars(inventory, CLUSTER)
     return build_plan(specfile.load_spec(os.path.join(inventory, "cfe.topology.yml")))
 
 

@@ -41,15 +41,16 @@ def write_inventory(inventory, count):
         yaml.safe_dump(spec(count), f, sort_keys=False)
 
 
-def copy_group_vars(inventory):
-    """inventories/cumulus-lab-twin's group_vars for the twin of CLUSTER (its NVUE API's files, its OOB namespace)."""
+def copy_group_vars(inventory, cluster=CLUSTER):
+    """inventories/cumulus-lab-twin's group_vars for the twin of ``cluster`` (its NVUE API's files, its OOB
+    namespace)."""
     shutil.copytree(os.path.join(SOURCE, "group_vars"), os.path.join(inventory, "group_vars"))
     for name in os.listdir(os.path.join(inventory, "group_vars")):
         path = os.path.join(inventory, "group_vars", name)
         with open(path) as f:
             text = f.read()
         with open(path, "w") as f:
-            f.write(text.replace("cumuluslab", CLUSTER))
+            f.write(text.replace("cumuluslab", cluster))
 
 
 @pytest.fixture(scope="module")
