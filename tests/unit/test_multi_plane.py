@@ -174,3 +174,46 @@ def test_a_plane_port_speed_the_leaf_cannot_run_is_refused_on_the_leaf():
     spec["backend"]["leaf"] = {"model": "Z9332F-ON", "downlinks": 4, "uplinks": 4, "downlink_breakout": "1x400G"}
     err = _error({}, spec)
     assert err.path.startswith("backend.leaf"), str(err)
+
+
+def test_bom_puts_one_twin_port_optic_in_each_nic_cage_and_two_fibres_to_two_leaves():
+    from gpufabric.docs import bom as bom_mod
+    from gpufabric.docs.cabling import Optics, plan_cables
+    from gpufabric.docs.settings import settings_for
+    plan = build_plan(b300_spec(64))
+    settings = settings_for(plan)
+    cables = plan_cables(plan, settings)
+    server = [c for c in cables if c.link.tier == "server"]
+    # two broken-out cages at the ends of every server link: pluggable optics, never a DAC/AOC breakout
+    assert server and all(c.media["transceivers"] for c in server)
+    optics = Optics(settings)
+    nic = {}
+    for c in server:
+        cage = optics.sub_port(c.link.b, c.link.b_port)
+        assert cage is not None and cage[1] == "2x400G"
+        nic.setdefault((c.link.b.name, cage[0]), set()).add(c.link.a.name)
+    assert len(nic) == 512 and all(len(leaves) == 2 for leaves in nic.values())
+    bom = bom_mod.tally(plan.devices, cables, optics)
+    twin = {name: n for name, _detail, n, _keys in bom.rows("transceivers") if "twin-port" in name}
+    # 512 at the NICs, 512 in the leaves' 2x400G downlink cages (16 leaves x 32)
+    assert sum(twin.values()) == 1024
+    fibres = sum(n for name, _d, n, _k in bom.rows("cables") if name.startswith("MMF") or name.startswith("SMF"))
+    assert fibres == len(server) == 1024
+
+
+@pytest.mark.parametrize("nos", ["sonic", "cumulus"])
+def test_every_switch_of_every_plane_renders_for_each_nos(nos):
+    from gpufabric.build import render_switches
+    spec = copy.deepcopy(load_example("planes-lab"))
+    spec["backend"]["leaf"] = {"model": "SN5600", "nos": nos, "downlinks": 2, "uplinks": 2}
+    spec["backend"]["spine"] = {"model": "SN5600", "nos": nos, "count": 2}
+    plan = build_plan(spec)
+    files = render_switches(plan)
+    switches = [d for d in plan.devices if d.fabric_plane is not None]
+    assert {d.fabric_plane for d in switches} == {0, 1}
+    for dev in switches:
+        texts = [t for path, t in files.items() if path.startswith("devices/%s/" % dev.name)]
+        assert texts, dev.name
+        for end in dev.ends():
+            if end.link.tier == "server":
+                assert "%s %s" % (end.peer.name, end.peer_port) in "".join(texts)

@@ -114,12 +114,12 @@ def cages(plan, devices, tier):
             if cage_of is not None:
                 port = cage_of(port)[0]
             elif dev.role == "gpu_server":
-                port = _nic_cage(port)
+                port = nic_cage(port)
             seen.add((dev.name, port))
     return len(seen)
 
 
-def _nic_cage(port):
+def nic_cage(port):
     """The NIC cage of a plane port (ens1f1np1 -> ens1): every port of one NIC leaves through its one cage."""
     stem, sep, _rest = port.partition("np")
     return stem.rsplit("f", 1)[0] if sep and "f" in stem else port
