@@ -24,10 +24,10 @@ def environment(backend_nics, socket_ifname, traffic_class, design, gid_index=3,
            "NCCL_SOCKET_IFNAME": socket_ifname}
     if planes > 1:
         # Multi-plane NICs: the P ports of one NIC (PCI functions of one card) merged into one virtual NCCL device
-        # per GPU, NCCL's default since 2.20, stated so a container or site setting of 0 cannot split them. NCCL
-        # then stripes each connection's queue pairs over the ports, port i of one server to port i of the other,
-        # and port i is plane i on every server (plan/planes.py): traffic stays inside its plane, and a plane that
-        # fails leaves the other ports of the device carrying it (docs/topology.md, "Multi-plane fabrics").
+        # per GPU, NCCL's default (NCCL 2.23's environment-variable reference), stated so that a container or site
+        # setting of 0 cannot split them. NCCL spreads a connection's queue pairs over the ports in port order on
+        # both sides, and port i is plane i on every server (plan/planes.py): traffic stays inside its plane
+        # (docs/topology.md, "Multi-plane fabrics", for the choice against one device a port).
         env["NCCL_IB_MERGE_NICS"] = "1"
     if design in ISOLATED_RAIL_DESIGNS:
         # NCCL's default lets a ring leave on one rail and arrive on another; here that packet has no route.
