@@ -20,6 +20,7 @@ sys.path.insert(0, os.path.join(ROOT, "plugins", "module_utils"))
 from bench_awx import bench_awx  # noqa: E402  (tests/bench, next to this file)
 from bench_compare import bench_compare  # noqa: E402
 from bench_expect import bench_expect  # noqa: E402
+from bench_planes import bench_multi_plane  # noqa: E402
 from bench_rollout import bench_rollout  # noqa: E402
 from bench_twin import bench_twin  # noqa: E402
 from bench_validate import bench_validate  # noqa: E402
@@ -292,7 +293,7 @@ def bench_nos():
 BENCHES = [("Planner", bench_plan), ("Inventory", bench_inventory), ("Build", bench_build),
            ("Build by NOS", bench_nos), ("Validation", bench_validate),
            ("Validation expectations", bench_expect), ("Virtual twin", bench_twin),
-           ("Rollout", bench_rollout), ("Sliced validation", bench_awx),
+           ("Rollout", bench_rollout), ("Sliced validation", bench_awx), ("Multi-plane", bench_multi_plane),
            ("Against the baseline", bench_compare)]
 
 
