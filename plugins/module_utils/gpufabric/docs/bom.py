@@ -55,9 +55,10 @@ def tally(devices, cables, optics):
     broken = {}     # (device, cage): the cables on the sub-ports of one broken-out cage
     for cable in cables:
         link = cable.link
-        sub = optics.sub_port(link.a, link.a_port) or optics.sub_port(link.b, link.b_port)
+        upper = optics.sub_port(link.a, link.a_port)
+        sub = upper or optics.sub_port(link.b, link.b_port)
         if sub:
-            dev = link.a if optics.sub_port(link.a, link.a_port) else link.b
+            dev = link.a if upper else link.b
             broken.setdefault((dev.name, sub[0]), []).append(cable)
             continue
         key = (cable.media["name"], link.speed, cable.stock, optics.cage(link.a, link.a_port),

@@ -77,6 +77,9 @@ def plan_cables(plan, settings, links=None):
     return out
 
 
+_SERVERS = ("gpu_server", "backend_host")
+
+
 class Optics:
     """Names the pluggable optic at each end of a cable: type by speed and media, cage by port."""
 
@@ -85,6 +88,7 @@ class Optics:
         self.twin_codes = settings.get("twin_port_codes") or {}
         self.nic_ff = settings["nic_form_factors"]
         self._cages = {}
+        self._planes = {}     # server model -> {plane port: (NIC, mode, sub-port)} (empty: one port a NIC)
 
     def type_name(self, cable):
         if not cable.media.get("transceivers"):
@@ -100,8 +104,9 @@ class Optics:
     def sub_port(self, dev, port):
         """(cage name, mode, sub-port) when ``port`` is a sub-port of a broken-out cage (a switch's, or a multi-plane
         NIC's: its plane ports share the NIC's one cage), else None."""
-        if dev.role in ("gpu_server", "backend_host"):
-            return self._plane_ports(dev).get(port)
+        if dev.role in _SERVERS:
+            table = self._planes.get(dev.model)
+            return (table if table is not None else self._plane_ports(dev)).get(port)
         parents = getattr(dev.model, "parent", None)
         if not parents:
             return None
@@ -112,8 +117,7 @@ class Optics:
         """{plane port: (NIC name, port mode, sub-port)} of a server model whose NICs run several plane ports (read
         from the ports cabled on its first server: ens1f0np0 and ens1f1np1 are the 2x400G of NIC ens1np0); {} for a
         model whose NICs are one port each."""
-        key = ("planes", dev.model.name)
-        table = self._cages.get(key)
+        table = self._planes.get(dev.model)
         if table is None:
             nics = {n["name"].split("np")[0]: n for n in dev.model.backend_nics}
             by_nic = {}
@@ -127,7 +131,7 @@ class Optics:
                 nic = nics[stem]
                 mode = "%dx%dG" % (len(ports), nic["speed"] // len(ports))
                 table.update((name, (nic["name"], mode, sub)) for sub, name in enumerate(sorted(ports)))
-            self._cages[key] = table
+            self._planes[dev.model] = table
         return table
 
     def cage(self, dev, port):
