@@ -217,3 +217,19 @@ def test_every_switch_of_every_plane_renders_for_each_nos(nos):
         for end in dev.ends():
             if end.link.tier == "server":
                 assert "%s %s" % (end.peer.name, end.peer_port) in "".join(texts)
+
+
+@pytest.mark.parametrize("model, mode, downlinks", [("SN5600", "4x200G", 128), ("Z9864F-ON", "4x200G", 128),
+                                                    ("generic-102t", "8x200G", 256)])
+def test_switches_run_their_200g_port_modes_under_4x200g_nics(model, mode, downlinks):
+    spec = b300_spec(256)
+    spec["backend"].update(planes=4, nic_mode="4x200G")
+    spec["backend"]["leaf"] = {"model": model}
+    spec["backend"]["spine"] = {"model": model}
+    plan = build_plan(spec)
+    leaf = plan.backend.leaves[0]
+    down = [e for e in leaf.ends() if e.link.tier == "server"]
+    assert {e.link.speed for e in down} == {200}
+    assert set(leaf.model.modes.values()) >= {mode}
+    assert plan.sizing.backend.downlinks == downlinks
+    assert plan.summary["multi_plane"]["count"] == 4 and plan.summary["multi_plane"]["port_speed"] == 200

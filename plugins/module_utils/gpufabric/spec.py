@@ -17,7 +17,8 @@ DESIGNS = ("rail_optimized", "rail_planes", "rail_only", "top_of_rack")
 
 _HOSTNAMES_DOC = ("Hostname patterns per role. Fields: {cluster}, {n} (1-based position in its group), {index} "
                   "(0-based position in its role), {rail} (0-based), {su}, {pod}, {plane}, {zone} (1-based; zone: "
-                  "superspines), {side} (a/b), {rack}. Defaults depend on the design; see docs/topology.md.")
+                  "superspines), {side} (a/b), {rack}; with backend.planes, {fplane} (1-based) on every backend "
+                  "switch. Defaults depend on the design; see docs/topology.md.")
 _RATIO = r"^\d+:\d+$"
 
 
