@@ -212,6 +212,15 @@ def _run_forked(index):
         return index, None
 
 
+def _default_sigterm():
+    """A render worker dies of the SIGTERM the pool's terminate() sends it. Forked from an Ansible worker, it would
+    inherit that worker's handler (which signals the Ansible worker's process group, then exits), and one worker
+    dying so while it held the pool's task-queue lock left the other waiting for that lock, the build never ending
+    (seen on th6-131k under load)."""
+    import signal
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _run_jobs(jobs, workers, finish):
     """Yield (finish(files of a job), {stage: [files, seconds]}) for each of ``jobs``: here, one after the other,
     with one worker; else in ``workers`` forked processes, the heaviest jobs first, yielded as they end. A job
@@ -226,7 +235,7 @@ def _run_jobs(jobs, workers, finish):
     order = sorted(range(len(jobs)), key=lambda i: -jobs[i][0])
     _FORKED.update(jobs=[job for _weight, job in jobs], finish=finish)
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
+        with multiprocessing.get_context("fork").Pool(workers, initializer=_default_sigterm) as pool:
             for index, done in pool.imap_unordered(_run_forked, order):
                 if done is None:
                     out, times = jobs[index][1]()
