@@ -27,7 +27,7 @@ from gpufabric.validate.runner import command_collector, validate  # noqa: E402
 CLUSTER = "mpt"
 REASON = twin_lib.preflight()
 pytestmark = pytest.mark.skipif(REASON is not None, reason="the twin needs root, FRR and lldpd (%s)" % REASON)
-CHECKS = ["cabling", "link_state", "bgp_sessions", "rail_reachability", "plane_isolation", "plane_health"]
+CHECKS = ("cabling", "link_state", "bgp_sessions", "rail_reachability", "plane_isolation", "plane_health")
 
 
 def sh(*argv):
@@ -54,7 +54,7 @@ def twin():
 
 
 def run(twin, include=CHECKS):
-    return validate(twin["plan"], command_collector(lambda host: twin["transport"]), include=include)
+    return validate(twin["plan"], command_collector(lambda host: twin["transport"]), include=list(include))
 
 
 def failing(report):

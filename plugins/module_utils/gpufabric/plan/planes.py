@@ -51,9 +51,9 @@ def layout(spec, server_model):
             raise SpecError("backend.nic_mode", "no port mode of %s gives %s (its modes: %s): use %s" % (
                 name, wanted, ", ".join(modes), _mode_with(modes, parsed[0]) or ", ".join(modes)))
         if parsed[0] != planes:
+            other = _mode_with(modes, planes) or "another mode"
             raise SpecError("backend.nic_mode", "%s gives %d port(s) but backend.planes is %d (one port a plane): use "
-                            "%s or set backend.planes to %d" % (wanted, parsed[0], planes,
-                                                                 _mode_with(modes, planes) or "another mode", parsed[0]))
+                            "%s or set backend.planes to %d" % (wanted, parsed[0], planes, other, parsed[0]))
         mode = wanted
     else:
         mode = _mode_with(modes, planes)
