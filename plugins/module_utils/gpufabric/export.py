@@ -155,7 +155,7 @@ def plan_dict(plan):
              "rack": dev.rack.name, "slot": dev.slot}
         if dev.nos is not None:
             d["nos"] = dev.nos
-        for key in ("rail", "su", "pod", "plane", "side", "asn"):
+        for key in ("rail", "su", "pod", "plane", "side", "asn", "fabric_plane"):
             value = getattr(dev, key)
             if value is not None:
                 d[key] = value
