@@ -12,7 +12,7 @@ import shutil
 import tempfile
 import time
 
-from .docs import render_docs
+from .docs import PARTS as docs_parts, render_docs, render_pages as render_docs_pages, render_part as render_docs_part
 from .export import plan_files
 from .gc_pause import allocation_heavy
 from .nos import home, nos_of
@@ -134,6 +134,9 @@ STAGES = {
 }
 # Switches or servers rendered at once: the build holds one batch of texts, never the fabric's.
 BATCH = 256
+# Device pages (docs/devices/) rendered at once; a fabric of at most this many devices renders its documents as one
+# job.
+DOCS_BATCH = 2048
 
 
 def _batches(items, size=BATCH):
@@ -194,8 +197,16 @@ def _jobs(plan, stages, devices, batch):
 
         hosts = [dev.name for dev in plan.devices if dev.role == "gpu_server" and (wanted is None or dev.name in wanted)]
         jobs += [(len(group) // 4, server_job(set(group))) for group in _batches(hosts, batch)]
-    if "docs" in stages and devices is None:
+    if "docs" in stages and devices is None and len(plan.devices) <= DOCS_BATCH:
         jobs.append((len(plan.devices), job("docs", render_docs, plan)))
+    elif "docs" in stages and devices is None:
+        # A large fabric's documents as jobs of their own, so that no worker holds all of them (a 131k-GPU fabric's
+        # are ~0.9 GB of text) and they render side by side: each part that reads every cable, the device pages by
+        # batch.
+        for part in docs_parts:
+            jobs.append((len(plan.links) // 64, job("docs", render_docs_part, plan, part)))
+        for group in _batches(plan.devices, DOCS_BATCH):
+            jobs.append((sum(len(dev.links) for dev in group) // 64, job("docs", render_docs_pages, plan, group)))
     return jobs
 
 
