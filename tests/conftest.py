@@ -11,7 +11,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "plugins", "module_utils"))
 
 EXAMPLES = ("lab", "metalsoft-16k", "superpod-1k", "h100-100k", "planes-3tier-small", "railonly-small", "tor-lab",
-            "meta-24k", "h100-100k-4tier", "meta-32k", "semianalysis-98k-tor", "th5-1k", "th5-lab", "b300-512")
+            "meta-24k", "h100-100k-4tier", "meta-32k", "semianalysis-98k-tor", "th5-1k", "th5-lab", "b300-512",
+            "planes-lab", "th6-131k")
 
 
 def _shared_dir():

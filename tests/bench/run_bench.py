@@ -21,6 +21,7 @@ from bench_awx import bench_awx  # noqa: E402  (tests/bench, next to this file)
 from bench_compare import bench_compare  # noqa: E402
 from bench_deploy_cost import bench_deploy_cost  # noqa: E402
 from bench_expect import bench_expect  # noqa: E402
+from bench_planes import bench_multi_plane  # noqa: E402
 from bench_rollout import bench_rollout  # noqa: E402
 from bench_twin import bench_twin  # noqa: E402
 from bench_validate import bench_validate  # noqa: E402
@@ -294,6 +295,7 @@ BENCHES = [("Planner", bench_plan), ("Inventory", bench_inventory), ("Build", be
            ("Build by NOS", bench_nos), ("Validation", bench_validate),
            ("Validation expectations", bench_expect), ("Virtual twin", bench_twin),
            ("Rollout", bench_rollout), ("Deploy cost", bench_deploy_cost), ("Sliced validation", bench_awx),
+           ("Multi-plane", bench_multi_plane),
            ("Against the baseline", bench_compare)]
 
 

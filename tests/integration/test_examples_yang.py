@@ -20,7 +20,8 @@ WORKERS = max(1, min(4, os.cpu_count() or 1))
 # configs differ by addresses and port counts only; the samples (about 2,100 and 820) hold every role, model
 # and port layout. Each took about 250 s of the tier in full on the shared 2-core machine. meta-32k (4,276
 # switches with its OOB) and semianalysis-98k-tor (8,864) are the same shapes again, larger.
-SAMPLE_EVERY = {"h100-100k-4tier": 8, "meta-24k": 4, "meta-32k": 8, "semianalysis-98k-tor": 16}
+# th6-131k (7,527 switches, 3,072 of them 512-port leaves and spines of four planes alike): every 128th.
+SAMPLE_EVERY = {"h100-100k-4tier": 8, "meta-24k": 4, "meta-32k": 8, "semianalysis-98k-tor": 16, "th6-131k": 128}
 
 
 def _sample(example, switches):

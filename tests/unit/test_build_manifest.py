@@ -44,6 +44,16 @@ def test_batches_render_what_the_whole_fabric_renders(monkeypatch):
     assert "drain" in yaml.safe_load(whole["devices/lab-spine01/structured.yml"])["bgp"]
 
 
+def test_a_large_fabrics_documents_render_in_parts_as_one_job_renders_them(monkeypatch):
+    # Above DOCS_BATCH devices the documents are several jobs (each part, the device pages by batch): the same files.
+    plan = build_plan(load_example("planes-lab"))
+    whole = build.render_all(plan, stages=["docs"])
+    monkeypatch.setattr(build, "DOCS_BATCH", 7)
+    jobs = build._jobs(plan, ["docs"], None, build.BATCH)
+    assert len(jobs) == len(build.docs_parts) + -(-len(plan.devices) // 7)
+    assert build.render_all(plan, stages=["docs"]) == whole
+
+
 def test_unchanged_build_renders_nothing_and_touches_no_file(tmp_path, monkeypatch):
     plan = build_plan(load_example("lab"))
     assert build.write_build(plan, str(tmp_path))

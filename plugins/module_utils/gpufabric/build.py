@@ -12,7 +12,7 @@ import shutil
 import tempfile
 import time
 
-from .docs import render_docs
+from .docs import PARTS as docs_parts, render_docs, render_pages as render_docs_pages, render_part as render_docs_part
 from .export import plan_files
 from .gc_pause import allocation_heavy
 from .nos_registry import home, nos_of
@@ -134,6 +134,9 @@ STAGES = {
 }
 # Switches or servers rendered at once: the build holds one batch of texts, never the fabric's.
 BATCH = 256
+# Device pages (docs/devices/) rendered at once; a fabric of at most this many devices renders its documents as one
+# job.
+DOCS_BATCH = 2048
 
 
 def _batches(items, size=BATCH):
@@ -194,8 +197,16 @@ def _jobs(plan, stages, devices, batch):
 
         hosts = [dev.name for dev in plan.devices if dev.role == "gpu_server" and (wanted is None or dev.name in wanted)]
         jobs += [(len(group) // 4, server_job(set(group))) for group in _batches(hosts, batch)]
-    if "docs" in stages and devices is None:
+    if "docs" in stages and devices is None and len(plan.devices) <= DOCS_BATCH:
         jobs.append((len(plan.devices), job("docs", render_docs, plan)))
+    elif "docs" in stages and devices is None:
+        # A large fabric's documents as jobs of their own, so that no worker holds all of them (a 131k-GPU fabric's
+        # are ~0.9 GB of text) and they render side by side: each part that reads every cable, the device pages by
+        # batch.
+        for part in docs_parts:
+            jobs.append((len(plan.links) // 64, job("docs", render_docs_part, plan, part)))
+        for group in _batches(plan.devices, DOCS_BATCH):
+            jobs.append((sum(len(dev.links) for dev in group) // 64, job("docs", render_docs_pages, plan, group)))
     return jobs
 
 
@@ -212,6 +223,15 @@ def _run_forked(index):
         return index, None
 
 
+def _default_sigterm():
+    """A render worker dies of the SIGTERM the pool's terminate() sends it. Forked from an Ansible worker, it would
+    inherit that worker's handler (which signals the Ansible worker's process group, then exits), and one worker
+    dying so while it held the pool's task-queue lock left the other waiting for that lock, the build never ending
+    (seen on th6-131k under load)."""
+    import signal
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _run_jobs(jobs, workers, finish):
     """Yield (finish(files of a job), {stage: [files, seconds]}) for each of ``jobs``: here, one after the other,
     with one worker; else in ``workers`` forked processes, the heaviest jobs first, yielded as they end. A job
@@ -226,7 +246,7 @@ def _run_jobs(jobs, workers, finish):
     order = sorted(range(len(jobs)), key=lambda i: -jobs[i][0])
     _FORKED.update(jobs=[job for _weight, job in jobs], finish=finish)
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
+        with multiprocessing.get_context("fork").Pool(workers, initializer=_default_sigterm) as pool:
             for index, done in pool.imap_unordered(_run_forked, order):
                 if done is None:
                     out, times = jobs[index][1]()

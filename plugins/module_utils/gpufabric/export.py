@@ -19,10 +19,13 @@ def _mtus(spec):
             for server in (True, False) for network in ("backend", "frontend", "oob")}
 
 
-def interfaces(dev, mtus):
-    """Every cabled port of ``dev``: {name, peer, peer_interface, network, speed, mtu[, ipv4, ipv6, rdma]}."""
+def interfaces(dev, mtus, plane_rdma=None):
+    """Every cabled port of ``dev``: {name, peer, peer_interface, network, speed, mtu[, ipv4, ipv6, rdma]}.
+    ``plane_rdma``: a multi-plane plan's {NIC plane port: RDMA device} (plan.plane_rdma)."""
     server = dev.role in ("gpu_server", "backend_host")
     rdma = {n["name"]: n["rdma"] for n in dev.model.backend_nics if n.get("rdma")} if server else {}
+    if server and plane_rdma:
+        rdma = plane_rdma
     out = []
     for end in dev.ends():
         link = end.link
@@ -43,6 +46,8 @@ def groups_of(dev, be_pods=False, fe_pods=False):
     groups = [ROLE_GROUP.get(dev.role, dev.role)]
     if dev.rail is not None and dev.role.startswith("backend"):
         groups.append("rail_%d" % dev.rail)
+    if dev.fabric_plane is not None:
+        groups.append("plane_%d" % (dev.fabric_plane + 1))
     if dev.su is not None and dev.role in ("gpu_server", "backend_leaf", "backend_host"):
         groups.append("su_%02d" % (dev.su + 1))
     if dev.kind is not None:
@@ -75,6 +80,8 @@ def hostvars(plan, names=None):
             fab["nos"] = dev.nos
         if dev.rail is not None:
             fab["rail"] = dev.rail
+        if dev.fabric_plane is not None:
+            fab["plane"] = dev.fabric_plane + 1
         if dev.su is not None and dev.role in ("gpu_server", "backend_leaf", "backend_host"):
             fab["su"] = dev.su + 1
         if dev.kind is not None:
@@ -98,7 +105,7 @@ def hostvars(plan, names=None):
             # The gpu_server role configures the server's ports from these. A switch's ports are half of
             # an inventory's values at scale, and its plays read them from build/<cluster>/devices/ (the
             # structured config) instead, so holding them per host would only slow Ansible down.
-            fab["interfaces"] = interfaces(dev, mtus)
+            fab["interfaces"] = interfaces(dev, mtus, plan.plane_rdma)
             fab.update(server_state(plan, dev))
         out[dev.name] = {"ansible_host": fmt(dev.mgmt), "fabric": fab}
         if dev.nos is not None:
@@ -148,7 +155,7 @@ def plan_dict(plan):
              "rack": dev.rack.name, "slot": dev.slot}
         if dev.nos is not None:
             d["nos"] = dev.nos
-        for key in ("rail", "su", "pod", "plane", "side", "asn"):
+        for key in ("rail", "su", "pod", "plane", "side", "asn", "fabric_plane"):
             value = getattr(dev, key)
             if value is not None:
                 d[key] = value

@@ -17,7 +17,8 @@ DESIGNS = ("rail_optimized", "rail_planes", "rail_only", "top_of_rack")
 
 _HOSTNAMES_DOC = ("Hostname patterns per role. Fields: {cluster}, {n} (1-based position in its group), {index} "
                   "(0-based position in its role), {rail} (0-based), {su}, {pod}, {plane}, {zone} (1-based; zone: "
-                  "superspines), {side} (a/b), {rack}. Defaults depend on the design; see docs/topology.md.")
+                  "superspines), {side} (a/b), {rack}; with backend.planes, {fplane} (1-based) on every backend "
+                  "switch. Defaults depend on the design; see docs/topology.md.")
 _RATIO = r"^\d+:\d+$"
 
 
@@ -265,6 +266,16 @@ SPEC = Section("The cluster spec.", {
                           "nics": Int("Backend NICs cabled, NIC i to rail i. Default: every backend NIC of the model.",
                                       minimum=1),
                       }), default=[]),
+        "planes": Int("Multi-plane fabrics: each GPU's NIC is split into this many ports, one port into each of "
+                      "as many independent fabrics (planes), each a full two-, three- or four-tier rail-optimized "
+                      "fabric of its own leaves, spines, ASNs and addresses built from the tiers above; planes share "
+                      "no switch. 2: NVIDIA's DGX B300 on Spectrum-4 (ConnectX-8 as 2 x 400G); 4: an 800G NIC as "
+                      "4 x 200G on 512-radix switches. The NIC model must have the port mode (`nic_mode`) and "
+                      "`planes` must divide its lanes. Default 1 (one port a NIC). Not `rail_planes`, which "
+                      "groups rails, not NIC ports.", minimum=1, omit=True),
+        "nic_mode": Str("The NIC port mode of a multi-plane fabric, COUNTxSPEEDG with COUNT = `planes`, from the "
+                        "NIC model's modes (ConnectX-8: 1x800G, 2x400G, 4x200G). Default: the NIC's mode with "
+                        "`planes` ports.", pattern=r"^\d+x\d+G$", hint="e.g. 2x400G", omit=True),
         "pod_gpus": Int("GPUs per pod (three tiers): a whole number of scalable units. The spines then take one "
                         "port group per leaf of a pod, and `spine.oversubscription` applies to those downlinks (the "
                         "fewest uplinks at or below the ratio) instead of splitting every port of the model. "

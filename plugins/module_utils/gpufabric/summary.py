@@ -146,6 +146,8 @@ def render_text(summary):
         lines.append("backend spines: " + b["spine_sizing"])
     if b.get("breakouts"):
         lines.append("backend breakouts (per switch): " + "; ".join("%s %s" % kv for kv in b["breakouts"].items()))
+    if "multi_plane" in summary:
+        lines += multi_plane_text(summary["multi_plane"])
     if "rack_power" in summary:
         lines.append(rack_power_text(summary["rack_power"]))
     if "frontend" in summary:
@@ -165,3 +167,18 @@ def rack_power_text(p):
     missing = " (no power figure: %s)" % ", ".join(p["without_power_figures"]) if p["without_power_figures"] else ""
     return "racks: %d of %dU (%dU usable), %g kW budget each: %s; %.1f kW in all%s" % (
         p["racks"], p["rack_units"], p["usable_units"], p["budget_kw"], kinds, p["kw_total"], missing)
+
+
+def multi_plane_text(m):
+    """Lines of a multi-plane backend: the NIC's mode, each plane's switches and links, and the total."""
+    lines = ["backend planes: %d, %s NICs as %s (%dG a port), each plane %d tier(s) of at most %d GPUs" % (
+        m["count"], m["nic_model"], m["nic_mode"], m["port_speed"], m["each_plane_tiers"], m["max_gpus_per_plane"])]
+    for name, n in list(m["planes"].items()) + [("total", m["total"])]:
+        lines.append("  %s: %d switches (%d leaves, %d spines%s), %d server links, %d fabric links" % (
+            name, n["switches"], n["leaves"], n["spines"],
+            "".join(", %d %s" % (n[k], k) for k in ("superspines", "core") if n[k]), n["server_links"],
+            n["fabric_links"]))
+    c = m["cables"]
+    lines.append("  cables: %d node-leaf (%d fibres), %d leaf-spine, counted by cage" % (
+        c["node_leaf"], c["node_leaf_fibres"], c["leaf_spine"]))
+    return lines

@@ -31,3 +31,34 @@ def render_docs(plan, overrides=None, svg=True):
     files.update(render_diagrams(plan, settings, svg))
     files.update(render_device_pages(plan, cables))
     return files
+
+
+# The parts of render_docs that read every cable, each rendered apart by render_part.
+PARTS = ("cabling", "bom", "summary", "reliability", "diagrams")
+
+
+def render_part(plan, part):
+    """The files of one of PARTS: together with render_pages over every device, the files of render_docs(plan)."""
+    settings = settings_for(plan)
+    if part == "diagrams":
+        return render_diagrams(plan, settings, True)
+    cables = plan_cables(plan, settings)
+    if part == "cabling":
+        return render_cabling(plan, cables, settings)
+    if part == "bom":
+        return render_bom(plan, cables, Optics(settings), settings)
+    if part == "summary":
+        return render_summary(plan, cables, settings)
+    return render_reliability(plan, cables, settings)
+
+
+def render_pages(plan, devices):
+    """docs/devices/<host>.md of ``devices`` (of the plan's), as render_docs writes them: only their links' cables are
+    made (a cable's ID, length and media are its link's own)."""
+    links, seen = [], set()
+    for dev in devices:
+        for link in dev.links:
+            if id(link) not in seen:
+                seen.add(id(link))
+                links.append(link)
+    return render_device_pages(plan, plan_cables(plan, settings_for(plan), links), devices)

@@ -55,9 +55,10 @@ def tally(devices, cables, optics):
     broken = {}     # (device, cage): the cables on the sub-ports of one broken-out cage
     for cable in cables:
         link = cable.link
-        sub = optics.sub_port(link.a, link.a_port) or optics.sub_port(link.b, link.b_port)
+        upper = optics.sub_port(link.a, link.a_port)
+        sub = upper or optics.sub_port(link.b, link.b_port)
         if sub:
-            dev = link.a if optics.sub_port(link.a, link.a_port) else link.b
+            dev = link.a if upper else link.b
             broken.setdefault((dev.name, sub[0]), []).append(cable)
             continue
         key = (cable.media["name"], link.speed, cable.stock, optics.cage(link.a, link.a_port),
@@ -69,14 +70,18 @@ def tally(devices, cables, optics):
             kind[0] += 1
     for n, cable in kinds.values():
         add_cable(bom, cable, optics, n)
+    far_twins = set()
     for group in broken.values():
-        add_breakout(bom, group, optics)
+        add_breakout(bom, group, optics, far_twins)
     return bom
 
 
-def add_breakout(bom, group, optics):
+def add_breakout(bom, group, optics, far_twins=None):
     """The cables of one broken-out cage: with pluggable optics, one twin-port transceiver in the cage,
-    a patch cable and a far-end optic per link; without (DAC, AOC), one breakout cable for the cage."""
+    a patch cable and a far-end optic per link; without (DAC, AOC), one breakout cable for the cage. A far end
+    that is itself a sub-port (a multi-plane NIC's plane port on a broken-out leaf port) takes its cage's one
+    twin-port optic once, however many groups reach that cage (``far_twins`` remembers them)."""
+    far_twins = set() if far_twins is None else far_twins
     first = group[0]
     link = first.link
     upper = optics.sub_port(link.a, link.a_port) is not None
@@ -95,6 +100,17 @@ def add_breakout(bom, group, optics):
             family, name = _cable_item(cable)
             bom.add("cables", name, (name, family), (family, cable.stock), cable.media["name"])
             far = (cable.link.b, cable.link.b_port) if upper else (cable.link.a, cable.link.a_port)
+            far_sub = optics.sub_port(*far)
+            if far_sub:
+                if (far[0].name, far_sub[0]) not in far_twins:
+                    far_twins.add((far[0].name, far_sub[0]))
+                    optic = optics.twin_name(far_sub[1], cable.media["name"])
+                    cage = optics.cage(*far)
+                    full = "%s %s" % (optic, cage) if cage else optic
+                    fsubs, fspeed = parse_mode(far_sub[1])
+                    bom.add("transceivers", full, (full, optic), (-fsubs * fspeed, full),
+                            "%s, %s" % (cable.media["name"], far_sub[1]), 1)
+                continue
             optic = optics.type_name(cable)
             cage = optics.cage(*far)
             full = "%s %s" % (optic, cage) if cage else optic

@@ -8,6 +8,7 @@ slot in the rack and its port. A port holds one cable, so the ID is unique, and 
 import csv
 import io
 
+from ..plan.planes import nic_cage
 from .markdown import count, table
 
 # After a hot-spare server's name in the printed plan: cabled like the others, reserved for swaps.
@@ -46,11 +47,13 @@ class Media:
         self.media = settings["media"]
         self.rj45 = settings["rj45"]
 
-    def choose(self, stock, speed):
+    def choose(self, stock, speed, optics_only=False):
+        """``optics_only``: a link between two broken-out cages (a multi-plane NIC's plane port on a leaf's
+        2x400G port) needs pluggable optics at both ends: no DAC or AOC splits a cage towards two other cages."""
         if speed <= self.rj45["max_speed_gbps"]:
             return self.rj45
         for media in self.media:
-            if stock <= media["reach_m"]:
+            if stock <= media["reach_m"] and (media.get("transceivers") or not optics_only):
                 return media
         return self.media[-1]
 
@@ -59,16 +62,22 @@ def plan_cables(plan, settings, links=None):
     """A Cable for every link (of ``links``, default all of the plan's), in plan order; lengths are
     the plan's (plan/cables.py), the ones the switch configs size their buffers for."""
     media, lengths = Media(settings), plan.cable_lengths
+    optics = Optics(settings) if plan.sizing.nic_planes > 1 else None
     chosen = {}
     out = []
     for link in plan.links if links is None else links:
         length, stock = lengths.of(link)
-        key = (stock, link.speed)
+        both = bool(optics and link.tier == "server" and optics.sub_port(link.b, link.b_port)
+                    and optics.sub_port(link.a, link.a_port))
+        key = (stock, link.speed, both)
         kind = chosen.get(key)
         if kind is None:
-            kind = chosen[key] = media.choose(stock, link.speed)
+            kind = chosen[key] = media.choose(stock, link.speed, both)
         out.append(Cable(link, length, stock, kind))
     return out
+
+
+_SERVERS = ("gpu_server", "backend_host")
 
 
 class Optics:
@@ -79,6 +88,7 @@ class Optics:
         self.twin_codes = settings.get("twin_port_codes") or {}
         self.nic_ff = settings["nic_form_factors"]
         self._cages = {}
+        self._planes = {}     # server model -> {plane port: (NIC, mode, sub-port)} (empty: one port a NIC)
 
     def type_name(self, cable):
         if not cable.media.get("transceivers"):
@@ -91,14 +101,38 @@ class Optics:
         plain = mode.split("(")[0]
         return self.twin_codes.get(plain, {}).get(media) or "%s-%s twin-port" % (plain, media)
 
-    @staticmethod
-    def sub_port(dev, port):
-        """(cage name, mode, sub-ports in the cage) when ``port`` is a sub-port of a broken-out cage, else None."""
+    def sub_port(self, dev, port):
+        """(cage name, mode, sub-port) when ``port`` is a sub-port of a broken-out cage (a switch's, or a multi-plane
+        NIC's: its plane ports share the NIC's one cage), else None."""
+        if dev.role in _SERVERS:
+            table = self._planes.get(dev.model)
+            return (table if table is not None else self._plane_ports(dev)).get(port)
         parents = getattr(dev.model, "parent", None)
-        if not parents or dev.role in ("gpu_server", "backend_host"):
+        if not parents:
             return None
         cage = dev.model.cage_of(port)
         return None if cage[3] is None else (cage[0], cage[3], cage[2])
+
+    def _plane_ports(self, dev):
+        """{plane port: (NIC name, port mode, sub-port)} of a server model whose NICs run several plane ports (read
+        from the ports cabled on its first server: ens1f0np0 and ens1f1np1 are the 2x400G of NIC ens1np0); {} for a
+        model whose NICs are one port each."""
+        table = self._planes.get(dev.model)
+        if table is None:
+            nics = {n["name"].split("np")[0]: n for n in dev.model.backend_nics}
+            by_nic = {}
+            for link in dev.links:
+                if link.network == "backend" and link.b is dev:
+                    stem = nic_cage(link.b_port)
+                    if stem != link.b_port and stem in nics:
+                        by_nic.setdefault(stem, []).append(link.b_port)
+            table = {}
+            for stem, ports in by_nic.items():
+                nic = nics[stem]
+                mode = "%dx%dG" % (len(ports), nic["speed"] // len(ports))
+                table.update((name, (nic["name"], mode, sub)) for sub, name in enumerate(sorted(ports)))
+            self._planes[dev.model] = table
+        return table
 
     def cage(self, dev, port):
         """Form factor of a switch port from the catalog; of a server port from nic_form_factors."""
@@ -114,7 +148,11 @@ class Optics:
             else:
                 cages = {p[0]: p[3] for p in model.ports}
             self._cages[key] = cages
-        return cages.get(port, "")
+        found = cages.get(port)
+        if found is None and dev.role in ("gpu_server", "backend_host"):
+            sub = self._plane_ports(dev).get(port)   # a plane port sits in its NIC's cage
+            found = cages.get(sub[0]) if sub else None
+        return found or ""
 
     def end_type(self, cable, dev, port, name):
         """The optic at one end: ``name``, or the twin-port optic of a broken-out cage that end is a half of."""

@@ -98,8 +98,8 @@ def render_page(dev, texts, has_pods=False, qos_profile=""):
     return "\n".join(lines)
 
 
-def render_device_pages(plan, cables):
-    """{docs/devices/<host>.md} for every device."""
+def render_device_pages(plan, cables, devices=None):
+    """{docs/devices/<host>.md} for every device (of ``devices``, default the plan's; ``cables`` holds their links')."""
     texts = {id(c.link): LinkText(c) for c in cables}
     # pods exist only in three-tier networks; elsewhere every device has pod 0
     three = {"backend": plan.summary["backend"]["tiers"] >= 3,
@@ -107,4 +107,4 @@ def render_device_pages(plan, cables):
     profile = qos_profile_name(plan.spec)
     return {"docs/devices/%s.md" % dev.name: render_page(dev, texts, three.get(dev.role.split("_")[0], False)
                                                          and dev.pod is not None, profile)
-            for dev in plan.devices}
+            for dev in (plan.devices if devices is None else devices)}

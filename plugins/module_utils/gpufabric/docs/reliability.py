@@ -141,8 +141,31 @@ def render_reliability(plan, cables, settings):
               _first_failure_table(cables, (planning, observed))),
         "",
     ]
+    if plan.sizing.nic_planes > 1:   # only then, so a one-plane fabric's page is as before
+        lines += _plane_section(plan, cables, (planning, observed))
     lines += _job_section(plan, cables, rel, planning)
     return {"docs/reliability.md": "\n".join(lines) + "\n"}
+
+
+def _plane_section(plan, cables, rates_list):
+    """Per plane of a multi-plane backend: its links and the time to its first link failure. A failure in one
+    plane leaves a GPU its ports in the others (1 - 1/P of its bandwidth), not a dead NIC."""
+    planes = plan.sizing.nic_planes
+    rows = []
+    for plane in range(planes):
+        group = [c for c in cables if c.link.network == "backend" and c.link.a.fabric_plane == plane]
+        server = sum(1 for c in group if c.link.tier == "server")
+        rows.append(["plane %d" % (plane + 1), count(server), count(len(group) - server), count(len(group))]
+                    + [duration(60 / r.total(group)) for r in rates_list])
+    return [
+        "## Per plane", "",
+        "%d planes, each its own fabric: a link or switch failure in one plane takes that plane's port of the GPUs "
+        "behind it, which keep %d of their %d ports (NVIDIA's DGX B300: the job continues on half the bandwidth with "
+        "two planes). The first failure of each plane, and of the backend as a whole in the table above, comes as "
+        "soon as with one plane of as many links; what changes is what it stops." % (planes, planes - 1, planes), "",
+        table(("Plane", "NIC-leaf links", "Fabric links", "Links", "Planning MTTF", "Observed rate"), rows),
+        "",
+    ]
 
 
 def _job_section(plan, cables, rel, rates):

@@ -18,7 +18,7 @@ from ..day2.spares import check_replaced
 from ..gc_pause import allocation_heavy
 from ..spec import validate
 from ..summary import summarize
-from . import cabling, devices, racks
+from . import cabling, devices, planes, racks
 from .addressing import Pools, asns, frontend as frontend_addresses, links, loopbacks, management
 from .cables import CableLengths
 from .model import Device, Link, LinkEnd, Plan, Rack  # noqa: F401  (the plan's types, for readers)
@@ -53,6 +53,9 @@ def build_plan(raw_spec):
     plan.racks = placement.racks()
     plan.cable_lengths = CableLengths.for_spec(spec)
     plan.summary = summarize(plan, racks.rack_power(plan) if plan.spec.get("racks") else None)
+    per_plane = planes.plane_summary(plan)
+    if per_plane:   # only with backend.planes, so a classic fabric summarizes as before
+        plan.summary["multi_plane"] = per_plane
     return plan
 
 

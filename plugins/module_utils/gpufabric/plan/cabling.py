@@ -7,6 +7,7 @@ of its core plane; every device's management ports land on the OOB switch of its
 """
 from ..roles import SERVER_LIKE_ROLES
 from .model import Device, Link
+from .planes import port_names
 
 
 def _port_names(model, indices):
@@ -31,6 +32,10 @@ def backend(plan):
     speed = sizing.server_model.backend_nics[0]["speed"]
     connect = plan.connect
     top_of_rack = sizing.design == "top_of_rack"
+    if sizing.nic_planes > 1:
+        _plane_servers(plan, leaves, down)
+        return _fabric(plan, "backend", clos, plan.backend,
+                       lambda leaf: (leaf.plane, leaf.index // (rails * clos.planes) * rails + leaf.index % rails))
     for dev, nics in backend_nics(plan):
         unit, pos = divmod(dev.position, sizing.servers_per_unit)
         for rail, nic in enumerate(nics):
@@ -44,6 +49,21 @@ def backend(plan):
     planes = sizing.design == "rail_planes"
     _fabric(plan, "backend", clos, plan.backend,
             lambda leaf: (leaf.plane, leaf.index // rails if planes else leaf.index))
+
+
+def _plane_servers(plan, leaves, down):
+    """Multi-plane NICs: port p of GPU i's NIC to plane p's rail-i leaf of the server's unit, at the server's
+    position (so every plane's leaves take the unit's servers in the same order)."""
+    sizing = plan.sizing
+    rails, planes, speed = sizing.rails, sizing.nic_planes, sizing.plane_layout.speed
+    ports = [port_names(nic, i, planes) for i, nic in enumerate(sizing.server_model.backend_nics)]
+    plan.plane_rdma = {name: rdma for nic in ports for name, rdma in nic if rdma}
+    for dev in plan.servers:
+        unit, pos = divmod(dev.position, sizing.servers_per_unit)
+        for rail, nic in enumerate(ports):
+            for plane, (name, _rdma) in enumerate(nic):
+                plan.connect(Link("backend", "server", leaves[(unit * planes + plane) * rails + rail], down[pos], dev,
+                                  name, speed))
 
 
 def _fabric(plan, network, clos, tiers, plane_and_position):

@@ -178,8 +178,11 @@ class Clos:
     """
 
     def __init__(self, network, path, catalog, leaf_tier, spine_tier, super_tier, group, planes, server_speeds,
-                 reserve_up=0, label="", pod_gpus=None, core_tier=None):
+                 reserve_up=0, label="", pod_gpus=None, core_tier=None, unit_planes=True):
         self.network, self.path, self.group, self.planes = network, path, group, planes
+        # A scalable unit's GPUs are spread over the planes (rail_planes), or each GPU is in every plane
+        # (multi-plane NICs: backend.planes), when a pod's GPUs are counted.
+        self.unit_planes = unit_planes
         what = "the servers' NICs" if network == "backend" else "the servers' frontend ports"
         self.leaf_model, self.leaf_down, self.leaf_up, self.leaf_reserved = split_broken_out(
             catalog.switch(leaf_tier["model"], path + ".leaf.model", leaf_tier["nos"]), leaf_tier, path + ".leaf",
@@ -263,7 +266,7 @@ class Clos:
             raise SpecError(self.path + ".pod_gpus", "pods exist in three or four tiers only: add %s.superspine or "
                             "remove pod_gpus" % self.path)
         # A scalable unit's GPUs: its leaves' downlinks, times the rails of a unit or the planes.
-        unit_gpus = self.downlinks * self.group * self.planes
+        unit_gpus = self.downlinks * self.group * (self.planes if self.unit_planes else 1)
         if pod_gpus % unit_gpus:
             raise SpecError(self.path + ".pod_gpus", "%d GPUs is not a whole number of scalable units of %d GPUs "
                             "(%s leaf downlinks): use a multiple of %d, e.g. %d" % (

@@ -63,6 +63,10 @@ def _clos(plan, namer, clos, network, leaf_place, leaf_fields, n_leaves, pods, s
     spines, supers = [], []
     # With rail planes, each backend plane is one rail's own fabric; its switches carry that rail.
     rails = plan.sizing.design == "rail_planes" and network == "backend"
+    # Multi-plane NICs: every backend switch carries its plane (field {fplane} of its name).
+    multi = network == "backend" and plan.sizing.nic_planes > 1
+    for dev in leaves if multi else ():
+        dev.fabric_plane = dev.plane
     per_group = clos.spines_per_group
     for pod in range(pods if clos.tiers else 0):
         for plane in range(clos.planes):
@@ -71,8 +75,11 @@ def _clos(plan, namer, clos, network, leaf_place, leaf_fields, n_leaves, pods, s
                 rack, slot = spine_place(pod, plane, j)
                 fields = dict(n=j + 1, index=idx, pod=pod + 1, plane=plane + 1, rack=rack.name,
                               rail=plane if rails else "")
+                if multi:
+                    fields["fplane"] = plane + 1
                 dev = Device(namer.name(network + "_spine", **fields), network + "_spine", clos.spine_model, idx,
                              rack, slot, rail=plane if rails else None, pod=pod, plane=plane)
+                dev.fabric_plane = plane if multi else None
                 spines.append(plan.add(dev))
     per_plane = clos.superspines_per_plane
     four = clos.tiers == 4
@@ -85,9 +92,12 @@ def _clos(plan, namer, clos, network, leaf_place, leaf_fields, n_leaves, pods, s
                     rack, slot = super_place(zone, plane, j, k) if four else core_slot()
                     fields = dict(n=k + 1, index=idx, plane=j + 1, zone=zone + 1, rack=rack.name,
                                   rail=plane if rails else "")
+                    if multi:
+                        fields["fplane"] = plane + 1
                     dev = Device(namer.name(network + "_superspine", **fields), network + "_superspine",
                                  clos.super_model, idx, rack, slot, rail=plane if rails else None, plane=j,
                                  zone=zone if four else None)
+                    dev.fabric_plane = plane if multi else None
                     supers.append(plan.add(dev))
     cores = []
     per_core_plane = clos.cores_per_plane
@@ -99,8 +109,11 @@ def _clos(plan, namer, clos, network, leaf_place, leaf_fields, n_leaves, pods, s
                     idx = (plane * per_group * per_plane + core_plane) * per_core_plane + c
                     rack, slot = core_slot()
                     fields = dict(n=c + 1, index=idx, plane=core_plane + 1, rack=rack.name, rail=plane if rails else "")
+                    if multi:
+                        fields["fplane"] = plane + 1
                     dev = Device(namer.name(network + "_core", **fields), network + "_core", clos.core_model, idx,
                                  rack, slot, rail=plane if rails else None, plane=core_plane)
+                    dev.fabric_plane = plane if multi else None
                     cores.append(plan.add(dev))
     return Tiers(leaves, spines, supers, cores)
 
@@ -110,9 +123,16 @@ def backend(plan, placement, namer):
     clos, rails, planes = sizing.backend, sizing.rails, sizing.design == "rail_planes"
     top_of_rack = sizing.design == "top_of_rack"
 
+    nic_planes = sizing.nic_planes
+
     def leaf_fields(idx):
         if top_of_rack:
             return dict(rail=None, su=idx + 1, n=idx + 1), 0, idx
+        if nic_planes > 1:
+            # leaf (unit, plane, rail): growth appends units; its position within its plane is unit * rails + rail
+            unit, rest = divmod(idx, rails * nic_planes)
+            plane, rail = divmod(rest, rails)
+            return dict(rail=rail, su=unit + 1, n=unit + 1, fplane=plane + 1), plane, unit * rails + rail
         unit, rail = divmod(idx, rails)
         return dict(rail=rail, su=unit + 1, n=unit + 1), (rail if planes else 0), (unit if planes else idx)
 
@@ -128,8 +148,8 @@ def backend(plan, placement, namer):
                                       placement.first_backend_super_slot
                                       + (plane * clos.spines_per_group + j) * clos.superspines_per_plane + k)
 
-    per_unit = 1 if top_of_rack else rails
-    plan.backend = _clos(plan, namer, clos, "backend", lambda idx: placement.leaf_slot(idx, rails), leaf_fields,
+    per_unit = 1 if top_of_rack else rails * nic_planes
+    plan.backend = _clos(plan, namer, clos, "backend", lambda idx: placement.leaf_slot(idx, per_unit), leaf_fields,
                          sizing.scalable_units * per_unit, sizing.backend_pods, spine_place, placement.core_slot,
                          super_place)
     return plan.backend

@@ -24,7 +24,7 @@ class Rack:
 class Device:
     __slots__ = ("name", "role", "model", "index", "rail", "su", "pod", "plane", "side", "rack", "slot",
                  "asn", "loopback", "loopback6", "mgmt", "bmc", "server_block", "frontend_ip", "frontend_block",
-                 "links", "spare", "zone", "position", "kind")
+                 "links", "spare", "zone", "position", "kind", "fabric_plane")
 
     def __init__(self, name, role, model, index, rack, slot, rail=None, su=None, pod=None, plane=None, side=None,
                  zone=None):
@@ -40,6 +40,7 @@ class Device:
         self.zone = zone        # four tiers: the group of pods under one superspine layer
         self.position = None    # GPU servers and backend hosts: the server position their leaf ports follow
         self.kind = None        # backend hosts: storage | management
+        self.fabric_plane = None  # multi-plane backends (backend.planes): the 0-based plane of a backend switch
         self.rack = rack
         self.slot = slot        # position in the rack
         self.asn = None
@@ -149,6 +150,7 @@ class Plan:
         self.mgmt_prefix = None   # the flat management network: prefix length and gateway (int)
         self.mgmt_gateway = None
         self.replaced = {}        # {failed server: the spare standing in for it} (day2/spares.py)
+        self.plane_rdma = None    # multi-plane: {NIC plane port: RDMA device} of the GPU servers (plan/planes.py)
         self._by_name = None
 
     def add(self, device):

@@ -12,9 +12,13 @@ def default_patterns(sizing):
     cluster = "{cluster}"
     rail = "-r{rail}" if sizing.design == "rail_planes" else ""
     frontend = sizing.frontend
+    if sizing.nic_planes > 1:
+        # multi-plane NICs: each plane's switches carry it, so two planes' leaf r0 of unit 1 differ
+        rail = "-p{fplane}"
     return {
         "server": cluster + "-gpu{n:04d}",
-        "backend_leaf": cluster + ("-tor{n:03d}" if sizing.design == "top_of_rack" else "-r{rail}-leaf{n:02d}"),
+        "backend_leaf": cluster + ("-tor{n:03d}" if sizing.design == "top_of_rack" else
+                                   ("-p{fplane}" if sizing.nic_planes > 1 else "") + "-r{rail}-leaf{n:02d}"),
         "backend_spine": cluster + rail + ("-pod{pod:02d}" if sizing.backend.tiers >= 3 else "") + "-spine{n:02d}",
         "backend_superspine": cluster + rail + ("-z{zone:02d}" if sizing.backend.tiers == 4 else "")
         + "-ssp{plane}-{n:02d}",

@@ -23,7 +23,7 @@ class Placement:
         # A top-of-rack leaf stands in its servers' rack instead.
         self.top_of_rack = sizing.design == "top_of_rack"
         self.servers_per_rack = spec["servers"]["per_rack"]
-        slots = 0 if self.top_of_rack else sizing.rails
+        slots = 0 if self.top_of_rack else sizing.rails * sizing.nic_planes
         self.first_frontend_leaf_slot = slots
         if frontend:
             slots += 2 * ceil_div(sizing.servers_per_unit, sizing.servers_per_pair)

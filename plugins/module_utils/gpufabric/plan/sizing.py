@@ -7,6 +7,7 @@ from typing import NamedTuple, Optional
 
 from ..errors import SpecError
 from .clos import Clos, ceil_div
+from .planes import layout as plane_layout
 from .racks import check_server_rack
 
 
@@ -42,6 +43,8 @@ class Sizing(NamedTuple):
     oob_access_ports: tuple          # port indices of the OOB switch model that face devices
     oob_switches_per_rack: int
     switches_per_rack: int
+    nic_planes: int = 1              # backend.planes: independent fabrics, one NIC port each (plan/planes.py)
+    plane_layout: object = None      # planes.PlaneLayout: NIC port mode and port speed
 
 
 def _backend(spec, catalog, server_model):
@@ -61,8 +64,12 @@ def _backend(spec, catalog, server_model):
     group = 1 if design in ("rail_planes", "top_of_rack") else rails
     planes = rails if design == "rail_planes" else 1
     nic_speeds = [n["speed"] for n in server_model.backend_nics]
+    lay = plane_layout(spec, server_model)
+    if lay.count > 1:
+        # Each plane is a copy of the spine layers above its own leaves, and its NIC ports run at the mode's speed.
+        planes, nic_speeds = lay.count, [lay.speed]
     return Clos("backend", "backend", catalog, be["leaf"], be["spine"], be["superspine"], group, planes,
-                nic_speeds, label=design, pod_gpus=be["pod_gpus"], core_tier=be["core"])
+                nic_speeds, label=design, pod_gpus=be["pod_gpus"], core_tier=be["core"], unit_planes=lay.count == 1), lay
 
 
 def _frontend(spec, catalog, server_model):
@@ -118,7 +125,7 @@ def size(spec, catalog):
     tor_leaf = catalog.switch(be_leaf["model"], "backend.leaf.model", be_leaf["nos"]) if design == "top_of_rack" else None
     others = [(oob_model, oob_per_rack)] + ([(tor_leaf, 1)] if tor_leaf else [])
     check_server_rack(spec, server_model, others)
-    backend = _backend(spec, catalog, server_model)
+    backend, lay = _backend(spec, catalog, server_model)
     per_unit = backend.downlinks
     if design == "top_of_rack":
         parents = getattr(backend.leaf_model, "parent", None)
@@ -175,4 +182,5 @@ def size(spec, catalog):
         backend_zones=backend.zones_for(leaves_per_plane) if backend.tiers == 4 else 1,
         units_per_pod=backend.leaves_per_pod // group, frontend=frontend, servers_per_pair=per_pair,
         leaf_pairs=pairs, frontend_pods=fe_pods, servers_per_frontend_pod=per_fe_pod, oob_model=oob_model,
-        oob_access_ports=access, oob_switches_per_rack=oob_per_rack, switches_per_rack=per_rack)
+        oob_access_ports=access, oob_switches_per_rack=oob_per_rack, switches_per_rack=per_rack,
+        nic_planes=lay.count, plane_layout=lay)

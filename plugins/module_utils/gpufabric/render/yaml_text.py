@@ -41,21 +41,36 @@ def _scalar(value):
 
 
 def _emit(value, indent, out):
+    # The common cases inline (a string already spelled, an int or bool, a non-empty container): a 512-port switch's
+    # structured config is ~10,000 lines, and a call per scalar was most of its time.
     pad = " " * indent
+    spelled = _SPELLING.get
     if isinstance(value, dict):
         for key, item in value.items():
-            key = _scalar(key)
-            if isinstance(item, (dict, list)) and item:
+            key = spelled(key) or _scalar(key)
+            kind = type(item)
+            if kind is str:
+                out.append("%s%s: %s\n" % (pad, key, spelled(item) or _scalar(item)))
+            elif kind is int:
+                out.append("%s%s: %d\n" % (pad, key, item))
+            elif kind is bool:
+                out.append("%s%s: %s\n" % (pad, key, "true" if item else "false"))
+            elif item and isinstance(item, (dict, list)):
                 out.append("%s%s:\n" % (pad, key))
                 _emit(item, indent + (2 if isinstance(item, dict) else 0), out)
             else:
                 out.append("%s%s: %s\n" % (pad, key, _empty_or_scalar(item)))
     else:
         for item in value:
-            if isinstance(item, dict) and item:
+            kind = type(item)
+            if item and isinstance(item, dict):
                 first = len(out)
                 _emit(item, indent + 2, out)
                 out[first] = pad + "- " + out[first][indent + 2:]
+            elif kind is str:
+                out.append("%s- %s\n" % (pad, spelled(item) or _scalar(item)))
+            elif kind is int:
+                out.append("%s- %d\n" % (pad, item))
             elif isinstance(item, list) and item:
                 raise ValueError("nested lists are not used in structured configs")
             else:

@@ -65,7 +65,8 @@ def server_config(fabric, ctx, hostname, roce=None):
     return {"hostname": hostname, "role": fabric["role"], "model": fabric["model"], "rack": fabric["rack"],
             "design": design, "nics": net["backend"], "frontend": net["frontend"], "management": net["management"],
             "routing": net["routing"], "sysctls": net["sysctls"], "roce": roce,
-            "nccl": {"env": nccl.environment(net["backend"], socket_ifname, roce["traffic_class"], design)}}
+            "nccl": {"env": nccl.environment(net["backend"], socket_ifname, roce["traffic_class"], design,
+                                             planes=ctx.plan.sizing.nic_planes)}}
 
 
 def server_configs(plan):

@@ -31,7 +31,9 @@ def rail_nics(plan):
     rail_of = {nic["name"]: rail for rail, nic in enumerate(plan.sizing.server_model.backend_nics)}
     for link in plan.links:
         if link.network == "backend" and link.tier == "server" and link.b.role == "gpu_server":
-            out.setdefault(link.b.name, []).append(Nic(link.b.name, link.b_port, rail_of[link.b_port],
+            # a multi-plane NIC's plane port (backend.planes) is on its rail's leaf of its plane
+            rail = rail_of[link.b_port] if link.b_port in rail_of else link.a.rail
+            out.setdefault(link.b.name, []).append(Nic(link.b.name, link.b_port, rail,
                                                        fmt(link.ipv4 + 1), link.a.name, link.a_port))
     for nics in out.values():
         nics.sort(key=lambda n: n.rail)

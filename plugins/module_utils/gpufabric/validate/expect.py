@@ -7,6 +7,7 @@ collected state with it, never with a second hand-written expectation.
 """
 from ..ipam import cidr
 from ..plan.model import ROUTED_TIERS
+from ..plan.planes import port_names
 from ..roles import SERVER_LIKE_ROLES
 from ..spec import port_mtu
 from ..structured import structured_configs
@@ -22,9 +23,9 @@ REACH_ALL_PAIRS_UP_TO = 64
 
 class Port:
     """One end of a planned cable, as its device sees it."""
-    __slots__ = ("device", "name", "peer", "peer_port", "link", "mtu", "ipv4", "rail")
+    __slots__ = ("device", "name", "peer", "peer_port", "link", "mtu", "ipv4", "rail", "plane")
 
-    def __init__(self, end, mtu, rail):
+    def __init__(self, end, mtu, rail, plane=None):
         self.device = end.device.name
         self.name = end.port
         self.peer = end.peer.name
@@ -33,9 +34,16 @@ class Port:
         self.mtu = mtu
         self.ipv4 = end.ipv4  # "a.b.c.d/31" or None
         self.rail = rail      # the rail of a server NIC, else None
+        self.plane = plane    # multi-plane NICs: the 0-based plane of a server NIC port, else None
 
     def label(self):
-        return "%s %s%s" % (self.device, self.name, " (rail %d)" % self.rail if self.rail is not None else "")
+        return "%s %s%s" % (self.device, self.name, " (%s)" % rail_text(self.rail, self.plane)
+                            if self.rail is not None else "")
+
+
+def rail_text(rail, plane):
+    """"rail 3", or "rail 3 plane 2" for a port of a multi-plane NIC."""
+    return "rail %d" % rail if plane is None else "rail %d plane %d" % (rail, plane + 1)
 
 
 def declared_mtus(switch_cfgs, server_cfgs):
@@ -71,8 +79,12 @@ def nic_qos(cfg):
     return {"trust": roce["trust"], "pfc": sorted(roce["pfc_priorities"]), "ecn": sorted(roce["ecn_priorities"])}
 
 
-def _nic_rails(dev):
-    return {nic["name"]: i for i, nic in enumerate(getattr(dev.model, "backend_nics", None) or [])}
+def _nic_rails(dev, planes=1):
+    """{port: (rail, plane)} of a server's backend NIC ports (plane None on a one-port NIC)."""
+    nics = getattr(dev.model, "backend_nics", None) or []
+    if planes == 1:
+        return {nic["name"]: (i, None) for i, nic in enumerate(nics)}
+    return {name: (i, p) for i, nic in enumerate(nics) for p, (name, _rdma) in enumerate(port_names(nic, i, planes))}
 
 
 class Expectation:
@@ -82,6 +94,7 @@ class Expectation:
         self.plan = plan
         self.networks = tuple(networks)
         self.design = plan.spec["backend"]["design"]
+        self.planes = plan.sizing.nic_planes
         # A failed server (maintenance.replaced) is out of service: its leaf ports are shut, nothing is expected of it.
         failed = set(plan.replaced)
         self.links = [link for link in plan.links if link.network in self.networks
@@ -101,6 +114,14 @@ class Expectation:
         if any(d.role == "gpu_server" for d in self.devices):
             self.server_cfgs = {host: cfg for host, cfg in server_configs(plan).items() if host in self.by_name}
         mtus = declared_mtus(self.switch_cfgs, self.server_cfgs)
+        nic_rails = {}
+
+        def rails(dev):   # one map per server model, not per port
+            key = dev.model.name if dev.role in SERVER_LIKE_ROLES else None
+            if key not in nic_rails:
+                nic_rails[key] = _nic_rails(dev, self.planes) if key else {}
+            return nic_rails[key]
+
         for link in self.links:
             for end in (link.end(link.a), link.end(link.b)):
                 dev = end.device
@@ -110,7 +131,8 @@ class Expectation:
                         # A port no structured config declares (a switch's management port, a non-GPU host):
                         # its MTU is the spec's for that network, which the NOS or host default must match.
                         mtu = port_mtu(plan.spec, link.network, dev.role in SERVER_LIKE_ROLES)
-                    self.ports[dev.name][end.port] = Port(end, mtu, _nic_rails(dev).get(end.port))
+                    rail, plane = rails(dev).get(end.port, (None, None))
+                    self.ports[dev.name][end.port] = Port(end, mtu, rail, plane)
 
     def port(self, device, name):
         return self.ports.get(device, {}).get(name)
@@ -137,7 +159,10 @@ class Expectation:
         return announces_host_routes(self.plan)
 
     def reachable(self, leaf, other):
-        """Whether the plan gives ``leaf`` a path to ``other``: in rail planes only within the rail."""
+        """Whether the plan gives ``leaf`` a path to ``other``: in rail planes only within the rail, with
+        multi-plane NICs only within the plane."""
+        if self.planes > 1:
+            return self.plan.device(leaf).fabric_plane == self.plan.device(other).fabric_plane
         if self.design != "rail_planes":
             return True
         return self.plan.device(leaf).rail == self.plan.device(other).rail
@@ -171,9 +196,10 @@ class Expectation:
             src = nic.ipv4.split("/")[0]
             for other, far in self._peers(device, nic, isolated):
                 dst = far.ipv4.split("/")[0]
-                wanted = far.rail == nic.rail and (tenants is None or tenants[0].both_ways(
+                wanted = far.rail == nic.rail and far.plane == nic.plane and (tenants is None or tenants[0].both_ways(
                     tenants[1][(device, src)], tenants[1][(other, dst)]))
-                out.append((src, dst, wanted, "%s rail %d -> %s rail %d" % (device, nic.rail, other, far.rail)))
+                out.append((src, dst, wanted, "%s %s -> %s %s" % (device, rail_text(nic.rail, nic.plane), other,
+                                                                  rail_text(far.rail, far.plane))))
         return out
 
     def mtu_probes(self, device):
@@ -184,14 +210,15 @@ class Expectation:
         out = []
         for nic in self.server_nics(device):
             src = nic.ipv4.split("/")[0]
-            peers = [(other, far) for other, far in self._peers(device, nic, False) if far.rail == nic.rail and (
+            peers = [(other, far) for other, far in self._peers(device, nic, False)
+                     if far.rail == nic.rail and far.plane == nic.plane and (
                 tenants is None or tenants[0].both_ways(tenants[1][(device, src)],
                                                         tenants[1][(other, far.ipv4.split("/")[0])]))]
             if not peers or not nic.mtu:
                 continue
             other, far = next(((o, f) for o, f in peers if f.peer != nic.peer), peers[0])
-            out.append((src, far.ipv4.split("/")[0], nic.mtu, "%s rail %d -> %s rail %d, %d bytes, DF" % (
-                device, nic.rail, other, far.rail, nic.mtu)))
+            out.append((src, far.ipv4.split("/")[0], nic.mtu, "%s %s -> %s %s, %d bytes, DF" % (
+                device, rail_text(nic.rail, nic.plane), other, rail_text(far.rail, far.plane), nic.mtu)))
         return out
 
     def _peers(self, device, nic, isolated):
@@ -237,4 +264,5 @@ class Expectation:
 
     def server_nics(self, device):
         """[Port] of a server's backend NICs in rail order."""
-        return sorted((p for p in self.ports.get(device, {}).values() if p.rail is not None), key=lambda p: p.rail)
+        return sorted((p for p in self.ports.get(device, {}).values() if p.rail is not None),
+                      key=lambda p: (p.rail, p.plane or 0))

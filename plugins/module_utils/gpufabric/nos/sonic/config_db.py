@@ -123,29 +123,42 @@ def _qos(cfg):
          "BUFFER_POOL": pools, "BUFFER_PROFILE": profiles,
          "PFC_WD": {"GLOBAL": {"POLL_INTERVAL": _s(wd["poll_interval_ms"])}}}
     lossy_queues = to_ranges([n for n in range(8) if n not in lossless])
+    # What every port repeats, worked out once a switch (a 512-port switch has 512 ports of the same few kinds).
+    queues = [(queue, {"scheduler": "%s_Q%d" % (name, queue)}, queue in q["ecn_queues"])
+              for queue in sorted(set(q["dwrr_weights"]) | set(q["strict_priority_queues"]))]
+    qos_map = {"dscp_to_tc_map": name, "tc_to_queue_map": name, "tc_to_pg_map": name, "pfc_to_queue_map": name,
+               "pfc_enable": pfc, "pfcwd_sw_enable": pfc}
+    watchdog = {"action": wd["action"], "detection_time": _s(wd["detection_time_ms"]),
+                "restoration_time": _s(wd["restoration_time_ms"])}
+    lossless_pgs = ["%d" % pg for pg in q["lossless_priority_groups"]]
+    lossless_queues = ["%d" % queue for queue in lossless]
+    buffers = {}    # (speed, cable length) -> (cable, profile name)
     for port in q["interfaces"]:
         i = ports[port]
         speed = i["speed_gbps"] * 1000
-        cable = sonic_platform.lossless_cable(cfg["model"], speed, i["cable_length_m"])
-        pg_profile, row = sonic_platform.lossless_profile(cfg["model"], speed, cable)
-        profiles[pg_profile] = row
+        key = (speed, i["cable_length_m"])
+        known = buffers.get(key)
+        if known is None:
+            cable = sonic_platform.lossless_cable(cfg["model"], speed, i["cable_length_m"])
+            pg_profile, row = sonic_platform.lossless_profile(cfg["model"], speed, cable)
+            profiles[pg_profile] = row
+            known = buffers[key] = cable, pg_profile
+        cable, pg_profile = known
         t["CABLE_LENGTH"]["AZURE"][port] = cable
-        t["PORT_QOS_MAP"][port] = {"dscp_to_tc_map": name, "tc_to_queue_map": name, "tc_to_pg_map": name,
-                                   "pfc_to_queue_map": name, "pfc_enable": pfc, "pfcwd_sw_enable": pfc}
-        for queue in sorted(set(q["dwrr_weights"]) | set(q["strict_priority_queues"])):
-            entry = {"scheduler": "%s_Q%d" % (name, queue)}
-            if queue in q["ecn_queues"]:
+        t["PORT_QOS_MAP"][port] = dict(qos_map)
+        for queue, entry, ecn_queue in queues:
+            entry = dict(entry)
+            if ecn_queue:
                 entry["wred_profile"] = name
             t["QUEUE"]["%s|%d" % (port, queue)] = entry
         t["BUFFER_PG"]["%s|0" % port] = {"profile": INGRESS_LOSSY}
-        for pg in q["lossless_priority_groups"]:
-            t["BUFFER_PG"]["%s|%d" % (port, pg)] = {"profile": pg_profile}
-        for queues in lossy_queues:
-            t["BUFFER_QUEUE"]["%s|%s" % (port, queues)] = {"profile": EGRESS_LOSSY}
-        for queue in lossless:
-            t["BUFFER_QUEUE"]["%s|%d" % (port, queue)] = {"profile": EGRESS_LOSSLESS}
-        t["PFC_WD"][port] = {"action": wd["action"], "detection_time": _s(wd["detection_time_ms"]),
-                             "restoration_time": _s(wd["restoration_time_ms"])}
+        for pg in lossless_pgs:
+            t["BUFFER_PG"][port + "|" + pg] = {"profile": pg_profile}
+        for queues_ in lossy_queues:
+            t["BUFFER_QUEUE"]["%s|%s" % (port, queues_)] = {"profile": EGRESS_LOSSY}
+        for queue in lossless_queues:
+            t["BUFFER_QUEUE"][port + "|" + queue] = {"profile": EGRESS_LOSSLESS}
+        t["PFC_WD"][port] = dict(watchdog)
     return t
 
 

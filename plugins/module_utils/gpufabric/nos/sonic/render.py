@@ -32,7 +32,9 @@ def config_db_json(cfg):
 def indented_json(value, indent=""):
     """The text of ``json.dumps(value, indent=4, sort_keys=True)``, written here because the standard
     library's C encoder does no indenting and its Python one is most of the time of a switch config.
-    Strings, nearly every value of a config_db, go through the C string encoder without a call of their own."""
+    Strings, nearly every value of a config_db, go through the C string encoder without a call of their own. A row
+    of strings (str keys and values) is written once per indent and content (_ROWS): most of a config_db's rows are
+    per-port rows that repeat on every port (QUEUE, BUFFER_PG, BUFFER_QUEUE, PORT_QOS_MAP, PFC_WD)."""
     if isinstance(value, str):
         return _string(value)
     if isinstance(value, dict):
@@ -44,8 +46,19 @@ def indented_json(value, indent=""):
         parts = []
         for key in sorted(value):
             item = value[key]
-            parts.append("%s%s: %s" % (inner, _string(key), _string(item) if isinstance(item, str)
-                                       else indented_json(item, inner)))
+            if isinstance(item, str):
+                text = _string(item)
+            elif type(item) is dict and item and _STR.issuperset(map(type, item)) \
+                    and _STR.issuperset(map(type, item.values())):
+                row = (inner,) + tuple(item.items())
+                text = _ROWS.get(row)
+                if text is None:
+                    if len(_ROWS) >= _ROWS_MAX:
+                        _ROWS.clear()
+                    text = _ROWS[row] = indented_json(item, inner)
+            else:
+                text = indented_json(item, inner)
+            parts.append("%s%s: %s" % (inner, _string(key), text))
         return "{\n%s\n%s}" % (",\n".join(parts), indent)
     if isinstance(value, (list, tuple)):
         if not value:
@@ -54,6 +67,13 @@ def indented_json(value, indent=""):
         return "[\n%s\n%s]" % (",\n".join(inner + (_string(item) if isinstance(item, str) else indented_json(item, inner))
                                           for item in value), indent)
     return json.dumps(value)
+
+
+_STR = frozenset((str,))
+# Text of each row of strings seen, by indent and items (in their order: equal rows built alike share an entry).
+# Bounded, so that a build's memory does not grow with the fabric (emptied when full).
+_ROWS = {}
+_ROWS_MAX = 20000
 
 
 def frr_conf(cfg):

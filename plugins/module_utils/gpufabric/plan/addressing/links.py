@@ -56,4 +56,6 @@ def backend_servers(plan, pools, pool_cidrs):
                 if top_of_rack:
                     setattr(link, attr, pool.base + unit * block + 2 * (pos * rails + rail))
                 else:
-                    setattr(link, attr, pool.base + (unit * rails + rail) * block + 2 * pos)
+                    # the leaf's own block (its index: unit * rails + rail, or with multi-plane NICs
+                    # (unit * planes + plane) * rails + rail), the server's position in it
+                    setattr(link, attr, pool.base + link.a.index * block + 2 * pos)

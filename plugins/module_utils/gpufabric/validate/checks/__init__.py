@@ -3,6 +3,7 @@ from .base import Check, Context, Result, PASS, FAIL, SKIP, ERROR, STATUSES  # n
 from .bgp import BgpSessions
 from .cabling import Cabling
 from .interfaces import InterfaceErrors, InterfaceSpeed, LinkState, Mtu, OpticsDom
+from .planes import PlaneHealth, PlaneIsolation
 from .qos import QosBackendLinks, QosNicLeaf
 from .reachability import PathMtu, RailReachability
 from .routing import EcmpWidth, LeafSummaries, RailIsolation
@@ -11,7 +12,7 @@ from .tenants import TenantIsolation
 
 CHECKS = [Cabling, LinkState, Mtu, InterfaceErrors, InterfaceSpeed, OpticsDom, BgpSessions, LeafSummaries,
           EcmpWidth, RailIsolation, QosBackendLinks, QosNicLeaf, ServerAddressing, ServerPolicyRouting, RailReachability,
-          PathMtu, TenantIsolation]
+          PathMtu, TenantIsolation, PlaneIsolation, PlaneHealth]
 
 
 def select(include=None, exclude=None):
