@@ -19,7 +19,7 @@ from .nos_registry import home, nos_of
 from .render import yaml_text
 from .render.linux_host import render_server
 from . import build_manifest
-from .errors import SpecError
+from .build_workers import run_jobs as _run_jobs, workers_for
 from .day2.drain import drained_switches
 from .day2.rollout import rollout_files
 from .structured import BUILDERS, FabricContext, structured_configs, switch_configs
@@ -197,80 +197,21 @@ def _jobs(plan, stages, devices, batch):
 
         hosts = [dev.name for dev in plan.devices if dev.role == "gpu_server" and (wanted is None or dev.name in wanted)]
         jobs += [(len(group) // 4, server_job(set(group))) for group in _batches(hosts, batch)]
-    if "docs" in stages and devices is None and len(plan.devices) <= DOCS_BATCH:
-        jobs.append((len(plan.devices), job("docs", render_docs, plan)))
-    elif "docs" in stages and devices is None:
-        # A large fabric's documents as jobs of their own, so that no worker holds all of them (a 131k-GPU fabric's
-        # are ~0.9 GB of text) and they render side by side: each part that reads every cable, the device pages by
-        # batch.
-        for part in docs_parts:
-            jobs.append((len(plan.links) // 64, job("docs", render_docs_part, plan, part)))
-        for group in _batches(plan.devices, DOCS_BATCH):
-            jobs.append((sum(len(dev.links) for dev in group) // 64, job("docs", render_docs_pages, plan, group)))
+    if "docs" in stages and devices is None:
+        jobs += _docs_jobs(plan, job)
     return jobs
 
 
-# The jobs of the build being made and what a worker does with a job's files, read by the forked workers (they
-# are closures: they cannot be sent to them).
-_FORKED = {"jobs": [], "finish": None}
-
-
-def _run_forked(index):
-    try:
-        out, times = _FORKED["jobs"][index]()
-        return index, (_FORKED["finish"](out), times)
-    except Exception:  # noqa: BLE001 - the parent runs the job again itself, to raise the error as it is
-        return index, None
-
-
-def _default_sigterm():
-    """A render worker dies of the SIGTERM the pool's terminate() sends it. Forked from an Ansible worker, it would
-    inherit that worker's handler (which signals the Ansible worker's process group, then exits), and one worker
-    dying so while it held the pool's task-queue lock left the other waiting for that lock, the build never ending
-    (seen on th6-131k under load)."""
-    import signal
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
-def _run_jobs(jobs, workers, finish):
-    """Yield (finish(files of a job), {stage: [files, seconds]}) for each of ``jobs``: here, one after the other,
-    with one worker; else in ``workers`` forked processes, the heaviest jobs first, yielded as they end. A job
-    that fails in a worker is run again here, so that its error is raised as it is."""
-    if workers <= 1:
-        for _weight, job in jobs:
-            out, times = job()
-            yield finish(out), times
-        return
-    import multiprocessing
-
-    order = sorted(range(len(jobs)), key=lambda i: -jobs[i][0])
-    _FORKED.update(jobs=[job for _weight, job in jobs], finish=finish)
-    try:
-        with multiprocessing.get_context("fork").Pool(workers, initializer=_default_sigterm) as pool:
-            for index, done in pool.imap_unordered(_run_forked, order):
-                if done is None:
-                    out, times = jobs[index][1]()
-                    done = finish(out), times
-                yield done
-    finally:
-        _FORKED.update(jobs=[], finish=None)
-
-
-def workers_for(jobs):
-    """How many processes render: GPUFABRIC_BUILD_WORKERS, else the CPUs this process may use (at most 4), and
-    1 below MIN_PARALLEL_JOBS jobs (a fork costs more than it saves there)."""
-    wanted = os.environ.get("GPUFABRIC_BUILD_WORKERS")
-    if wanted:
-        if not wanted.strip().isdigit() or int(wanted) < 1:
-            raise SpecError("GPUFABRIC_BUILD_WORKERS", "%r is not a number of processes: give 1 (render in this "
-                            "process) or more" % wanted)
-        return int(wanted)
-    if len(jobs) < MIN_PARALLEL_JOBS:
-        return 1
-    return max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
-
-
-MIN_PARALLEL_JOBS = 8
+def _docs_jobs(plan, job):
+    """[(weight, job)] of the documents: one job, or for a large fabric jobs of their own, so that no worker holds
+    all of them (a 131k-GPU fabric's are ~0.9 GB of text) and they render side by side: each part that reads every
+    cable, the device pages by batch."""
+    if len(plan.devices) <= DOCS_BATCH:
+        return [(len(plan.devices), job("docs", render_docs, plan))]
+    jobs = [(len(plan.links) // 64, job("docs", render_docs_part, plan, part)) for part in docs_parts]
+    for group in _batches(plan.devices, DOCS_BATCH):
+        jobs.append((sum(len(dev.links) for dev in group) // 64, job("docs", render_docs_pages, plan, group)))
+    return jobs
 
 
 def stream(plan, stages=None, devices=None, clock=None, workers=None, batch=BATCH):

@@ -99,14 +99,20 @@ def _clos(plan, namer, clos, network, leaf_place, leaf_fields, n_leaves, pods, s
                                  zone=zone if four else None)
                     dev.fabric_plane = plane if multi else None
                     supers.append(plan.add(dev))
+    cores = _cores(plan, namer, clos, network, core_slot, rails, multi) if four else []
+    return Tiers(leaves, spines, supers, cores)
+
+
+def _cores(plan, namer, clos, network, core_slot, rails, multi):
+    """A four-tier fabric's core switches, per core plane (with rail planes or multi-plane NICs, per plane too)."""
     cores = []
-    per_core_plane = clos.cores_per_plane
-    for plane in range(clos.planes if four else 0):
+    per_group, per_plane = clos.spines_per_group, clos.superspines_per_plane
+    for plane in range(clos.planes):
         for j in range(per_group):
             for k in range(per_plane):
                 core_plane = j * per_plane + k     # superspine k of plane j (every zone) meets this one
-                for c in range(per_core_plane):
-                    idx = (plane * per_group * per_plane + core_plane) * per_core_plane + c
+                for c in range(clos.cores_per_plane):
+                    idx = (plane * per_group * per_plane + core_plane) * clos.cores_per_plane + c
                     rack, slot = core_slot()
                     fields = dict(n=c + 1, index=idx, plane=core_plane + 1, rack=rack.name, rail=plane if rails else "")
                     if multi:
@@ -115,7 +121,7 @@ def _clos(plan, namer, clos, network, leaf_place, leaf_fields, n_leaves, pods, s
                                  rack, slot, rail=plane if rails else None, plane=core_plane)
                     dev.fabric_plane = plane if multi else None
                     cores.append(plan.add(dev))
-    return Tiers(leaves, spines, supers, cores)
+    return cores
 
 
 def backend(plan, placement, namer):

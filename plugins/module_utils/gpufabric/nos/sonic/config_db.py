@@ -98,12 +98,9 @@ def _map(mapping):
     return {_s(k): _s(v) for k, v in mapping.items()}
 
 
-def _qos(cfg):
-    q = cfg["qos"]
-    name = q["profile"].upper()
-    lossless = q["pfc_priorities"]
-    ports = {i["name"]: i for i in cfg["ethernet_interfaces"]}
-    pfc = ",".join(_s(p) for p in lossless)
+def _qos_tables(q, name, model):
+    """The switch-wide QoS tables of profile ``name`` (maps, scheduler, WRED, buffer pools and profiles, the PFC
+    watchdog's poll interval), with the per-port tables empty for _qos to fill."""
     sched = {"%s_Q%d" % (name, queue): {"type": "DWRR", "weight": _s(w)} for queue, w in q["dwrr_weights"].items()}
     sched.update({"%s_Q%d" % (name, queue): {"type": "STRICT"} for queue in q["strict_priority_queues"]})
     ecn = q["ecn"]
@@ -112,16 +109,26 @@ def _qos(cfg):
         wred.update({color + "_min_threshold": _s(ecn["min_threshold_bytes"]),
                      color + "_max_threshold": _s(ecn["max_threshold_bytes"]),
                      color + "_drop_probability": _s(ecn["mark_probability_percent"])})
+    pools, profiles = sonic_platform.buffer_pools_and_profiles(model)
+    return {"DSCP_TO_TC_MAP": {name: _map(q["dscp_to_traffic_class"])},
+            "TC_TO_QUEUE_MAP": {name: _map(q["traffic_class_to_queue"])},
+            "TC_TO_PRIORITY_GROUP_MAP": {name: _map(q["traffic_class_to_priority_group"])},
+            "MAP_PFC_PRIORITY_TO_QUEUE": {name: _map(q["pfc_priority_to_queue"])},
+            "WRED_PROFILE": {name: wred}, "SCHEDULER": sched,
+            "PORT_QOS_MAP": {}, "QUEUE": {}, "BUFFER_PG": {}, "BUFFER_QUEUE": {}, "CABLE_LENGTH": {"AZURE": {}},
+            "BUFFER_POOL": pools, "BUFFER_PROFILE": profiles,
+            "PFC_WD": {"GLOBAL": {"POLL_INTERVAL": _s(q["pfc_watchdog"]["poll_interval_ms"])}}}
+
+
+def _qos(cfg):
+    q = cfg["qos"]
+    name = q["profile"].upper()
+    lossless = q["pfc_priorities"]
+    ports = {i["name"]: i for i in cfg["ethernet_interfaces"]}
+    pfc = ",".join(_s(p) for p in lossless)
     wd = q["pfc_watchdog"]
-    pools, profiles = sonic_platform.buffer_pools_and_profiles(cfg["model"])
-    t = {"DSCP_TO_TC_MAP": {name: _map(q["dscp_to_traffic_class"])},
-         "TC_TO_QUEUE_MAP": {name: _map(q["traffic_class_to_queue"])},
-         "TC_TO_PRIORITY_GROUP_MAP": {name: _map(q["traffic_class_to_priority_group"])},
-         "MAP_PFC_PRIORITY_TO_QUEUE": {name: _map(q["pfc_priority_to_queue"])},
-         "WRED_PROFILE": {name: wred}, "SCHEDULER": sched,
-         "PORT_QOS_MAP": {}, "QUEUE": {}, "BUFFER_PG": {}, "BUFFER_QUEUE": {}, "CABLE_LENGTH": {"AZURE": {}},
-         "BUFFER_POOL": pools, "BUFFER_PROFILE": profiles,
-         "PFC_WD": {"GLOBAL": {"POLL_INTERVAL": _s(wd["poll_interval_ms"])}}}
+    t = _qos_tables(q, name, cfg["model"])
+    profiles = t["BUFFER_PROFILE"]
     lossy_queues = to_ranges([n for n in range(8) if n not in lossless])
     # What every port repeats, worked out once a switch (a 512-port switch has 512 ports of the same few kinds).
     queues = [(queue, {"scheduler": "%s_Q%d" % (name, queue)}, queue in q["ecn_queues"])
