@@ -47,6 +47,14 @@ def sonic_models():
     return sonic_yang.load(YANG_MODELS)
 
 
+@pytest.fixture(scope="session")
+def emulator_models():
+    """SONiC's YANG models as the twin's SONiC emulator loads them itself (its own libyang check), once."""
+    needs_sonic_yang()
+    from gpufabric.twin.emulators.sonic import yang_check
+    return yang_check.load(YANG_MODELS)
+
+
 def load_example(name):
     with open(os.path.join(ROOT, "inventories", name, name + ".topology.yml")) as f:
         return yaml.safe_load(f)

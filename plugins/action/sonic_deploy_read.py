@@ -85,9 +85,30 @@ class ActionModule(ActionBase):
             "db_changed": seen["db_changed"], "frr_changed": seen["frr_changed"],
             "frr_installed_sha1": seen["frr_installed_sha1"], "frr_previous": seen["frr_previous"], "gcu": gcu,
             "bgp_before": deploy_read.bgp_before(read), "bgp_peers": peers}}
+        notes = self._gcu_notes(host, gcu)
+        if notes:
+            out["warnings"] = notes
         if self._task.diff and differs:
             out["diff"] = self._diff(args, seen, frr_text, deploy_read)
+            if notes:
+                out["diff"][0]["after_header"] += " - " + "; ".join(notes)
         return out
+
+    @staticmethod
+    def _gcu_notes(host, gcu):
+        """What config replace will do that a user sees besides the difference (the deploy's GCU pre-check,
+        nos/sonic/gcu_precheck.effects): ports it takes admin down and back up around their QoS changes, rows it
+        deletes and adds back."""
+        notes = []
+        if gcu.get("flaps"):
+            notes.append("%s: config replace will take %s admin down and back up around their QoS changes (SONiC's "
+                         "Generic Config Updater does so): traffic over them stops until their links are up again"
+                         % (host, ", ".join(gcu["flaps"])))
+        if gcu.get("recreated"):
+            notes.append("%s: config replace will delete and add back %s, with the rows that refer to them (a "
+                         "create-only field changes: a port's link goes down, a BGP session is reset)"
+                         % (host, ", ".join(gcu["recreated"])))
+        return notes
 
     @staticmethod
     def _stderr(res):

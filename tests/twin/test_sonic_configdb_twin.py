@@ -4,7 +4,8 @@ second run changes nothing; the running config it reads carries FRR's (`bgpraw`)
 and a target holding it is refused as GCU refuses it; logged in as a user who is not root (SONiC's admin), deploy.yml
 is refused by `config` without the role's become and goes through with it; a change whose BGP gate fails is rolled back with `config rollback`, CONFIG_DB
 equal to the checkpoint again; an MTU change reaches the leaf's links only through CONFIG_DB (PORT rows), and the
-validation sees it on traffic (full-size echoes across the leaf are dropped, small ones pass).
+validation sees it on traffic (full-size echoes across the leaf are dropped, small ones pass); a QoS change on a
+server port takes its link down and up during config replace, as GCU does, and the deploy says so first.
 
 Needs root, FRR, lldpd and redis-server (`make setup`); skipped with the reason otherwise. About 2 minutes;
 run under the twin lock (`flock /tmp/gpufabric-twin.lock pytest tests/twin/test_sonic_configdb_twin.py`).
@@ -210,6 +211,39 @@ def test_an_uplink_mtu_change_reaches_the_links_through_configdb_and_validation_
     assert proc.returncode == 0 and changed, proc.stdout[-3000:]
     assert set(link_mtus().values()) == {9216}
     assert [r for r in twin.verify(plan, include=checks)["results"] if r.status != "PASS"] == []
+
+
+def test_a_qos_change_flaps_the_server_port_gcu_holds_down_and_the_deploy_says_so(lab, tmp_path):
+    # GCU sets a port admin down around a change to its PORT_QOS_MAP row and back up after (patch_sorter.py's
+    # RequiredValueMoveExtender); the twin's link goes down and up with it, and the deploy names the port first.
+    plan, _wanted = lab
+    port = sorted(end.port for end in (link.end(plan.device(LEAF)) for link in plan.device(LEAF).links)
+                  if end.peer.role == "gpu_server")[0]
+
+    def pfc_on_4(directory, _files):
+        path = directory / "devices" / LEAF / "config_db.json"
+        config = json.loads(path.read_text())
+        config["PORT_QOS_MAP"][port]["pfc_enable"] = "3,4"
+        path.write_text(json.dumps(config))
+
+    def carrier_changes():
+        return int(subprocess.run(["ip", "netns", "exec", LEAF, "cat", "/sys/class/net/%s/carrier_changes" % port],
+                                  capture_output=True, text=True, check=True).stdout)
+
+    before = carrier_changes()
+    write_build(plan, tmp_path / "pfc", pfc_on_4)
+    proc, changed = deploy(tmp_path / "pfc", tmp_path)
+    assert proc.returncode == 0 and changed, proc.stdout[-3000:]
+    said = " ".join((proc.stdout + proc.stderr).split())      # Ansible wraps its warnings
+    assert "%s: config replace will take %s admin down and back up around their QoS changes" % (LEAF, port) in said
+    assert configdb().get_config()["PORT_QOS_MAP"][port]["pfc_enable"] == "3,4"
+    assert carrier_changes() >= before + 2                  # down, then up: during config replace
+    up = json.loads(subprocess.run(["ip", "-n", LEAF, "-j", "link", "show", "dev", port], capture_output=True,
+                                   text=True, check=True).stdout)[0]
+    assert "UP" in up["flags"]
+    write_build(plan, tmp_path / "planned")
+    proc, changed = deploy(tmp_path / "planned", tmp_path)
+    assert proc.returncode == 0 and changed, proc.stdout[-3000:]
 
 
 def deploy_playbook(tmp_path, extra_vars):

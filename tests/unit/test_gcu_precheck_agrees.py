@@ -114,8 +114,18 @@ def lab_cases():
     edited["PFC_WD"][other]["action"] = "alert"
     sn5600 = copy.deepcopy(leaf)
     sn5600["DEVICE_METADATA"]["localhost"]["hwsku"] = "Mellanox-SN5600-O128"
+    qos = copy.deepcopy(leaf)          # a port's PFC priorities: GCU holds the port admin down around it
+    qos_port = sorted(p for p in qos["PORT_QOS_MAP"] if qos["PORT"].get(p, {}).get("admin_status") == "up")[0]
+    row = qos["PORT_QOS_MAP"][qos_port]
+    row["pfc_enable"] = "3" if row["pfc_enable"] != "3" else "3,4"
+    recreate = copy.deepcopy(leaf)     # create-only fields: the rows are deleted and added back
+    recreate["PORT"][sorted(recreate["PORT"])[0]]["lanes"] = "999"
+    for table, field in (("BGP_NEIGHBOR", "asn"), ("LOOPBACK_INTERFACE", "vrf_name")):
+        if recreate.get(table):
+            recreate[table][sorted(recreate[table])[0]][field] = "65999" if field == "asn" else "Vrf_x"
     out = []
     for version in ({"build_version": "SONiC.202505.12", "asic_type": "broadcom"},
+                    {"build_version": "SONiC.20250530.12", "asic_type": "broadcom"},
                     {"build_version": "SONiC.202511.3", "asic_type": "broadcom"},
                     {"build_version": "SONiC.202511.3", "asic_type": "mellanox"},
                     {"build_version": "SONiC.201911.1", "asic_type": "broadcom"}, {}):
@@ -126,7 +136,9 @@ def lab_cases():
                 ("lab-leaf-new-and-edited-watchdog-" + tag, no_watchdog, edited, version, ["PFC_WD"]),
                 ("lab-leaf-sn5600-" + tag, sn5600, dict(leaf, DEVICE_METADATA=sn5600["DEVICE_METADATA"]), version,
                  ["PFC_WD"]),
-                ("lab-leaf-unchanged-" + tag, leaf, copy.deepcopy(leaf), version, ["PFC_WD"])]
+                ("lab-leaf-unchanged-" + tag, leaf, copy.deepcopy(leaf), version, ["PFC_WD"]),
+                ("lab-leaf-qos-port-" + tag, leaf, qos, version, ["PFC_WD"]),
+                ("lab-leaf-create-only-" + tag, leaf, recreate, version, ["PFC_WD"])]
     return out
 
 
@@ -154,6 +166,7 @@ def test_the_cases_cover_refusals_loads_and_unmodelled_releases():
     assert len({name for name, *_ in small_cases() + lab_cases()}) == len(plans)
     assert any(p["refused"] is None for p in plans) and any(p["refused"] == [] for p in plans)
     assert any(p["refused"] for p in plans) and any(p["load"] for p in plans)
+    assert any(p["flaps"] for p in plans) and any(p["recreated"] for p in plans)
     texts = " ".join(r for p in plans for r in p["refused"] or [])
     for what in ("remove is illegal", "dataacl rule", "rdma_config_update_validator", "wred_profile_config",
                  "buffer_profile_config", "port_config_update_validator"):

@@ -112,6 +112,21 @@ def test_refused_replace_and_patch_leave_configdb_as_it_was(switch, leaf, tmp_pa
     assert run_cmd(switch, "sonic-db-cli", "CONFIG_DB", "HGET", "PORT|Ethernet8", "admin_status")[1] == "down\n"
 
 
+def test_apply_patch_into_a_table_not_there_yet(switch, leaf, tmp_path):
+    # 202511's config apply-patch adds the missing table empty first (config/main.py, PR #4095): GCU then accepts it.
+    patch = tmp_path / "vlan.json"
+    patch.write_text(json.dumps([{"op": "add", "path": "/VLAN/Vlan100", "value": {"vlanid": "100"}}]))
+    assert "VLAN" not in leaf
+    assert run_cmd(switch, "config", "apply-patch", str(patch)) == (0, "Patch applied successfully.\n", "")
+    assert running(switch)["VLAN"] == {"Vlan100": {"vlanid": "100"}}
+    # A field of a row that is not there is still refused, before GCU, in SONiC's words.
+    patch.write_text(json.dumps([{"op": "add", "path": "/VLAN_MEMBER/Vlan100|Ethernet8/tagging_mode", "value": "tagged"}]))
+    code, _out, err = run_cmd(switch, "config", "apply-patch", str(patch))
+    assert code == 2 and err.startswith("Failed to apply patch due to: Validate json patch: [{'op': 'add', 'path': "
+                                        "'/VLAN_MEMBER', 'value': {}}, ") and "failed due to:member 'Vlan100|Ethernet8'" in err
+    assert "VLAN_MEMBER" not in running(switch)
+
+
 def test_a_redis_that_is_down_is_one_line(switch, tmp_path):
     redis_db.stop([str(tmp_path / "run")])
     code, _out, err = run_cmd(switch, "config", "checkpoint", "x")

@@ -253,7 +253,7 @@ def test_refusals_name_every_refused_operation_for_the_switch_release_and_asic(l
     assert gcu.refusals(sn5600, dict(target, DEVICE_METADATA=sn5600["DEVICE_METADATA"]),
                         {"build_version": "SONiC.202511.3", "asic_type": "mellanox"}) == []   # spc4: PG headroom (xoff) edits allowed
     assert gcu.refusals(leaf, target, {"build_version": "SONiC.201911.1", "asic_type": "broadcom"}) is None
-    assert gcu.release_of("SONiC.202511.0-gpufabric-twin") == "202511" and gcu.release_of("20220531.28") is None
+    assert gcu.release_of("SONiC.202511.0-gpufabric-twin") == "202511" and gcu.release_of("20220531.28") == "202205"
 
 
 def test_load_plan_takes_new_pfc_watchdog_rows_outside_gcu_and_nothing_else(leaf):
@@ -279,5 +279,5 @@ def test_load_plan_takes_new_pfc_watchdog_rows_outside_gcu_and_nothing_else(leaf
     sn5600["DEVICE_METADATA"]["localhost"]["hwsku"] = "Mellanox-SN5600-O128"
     allowed = gcu.load_plan(sn5600, dict(leaf, DEVICE_METADATA=sn5600["DEVICE_METADATA"]),
                             {"build_version": "SONiC.202511.3", "asic_type": "mellanox"}, ["PFC_WD"])
-    assert allowed == {"load": {}, "load_keys": [], "refused": []}
+    assert allowed == {"load": {}, "load_keys": [], "refused": [], "flaps": [], "recreated": []}
     assert gcu.load_plan(running, leaf, {"build_version": "SONiC.201911.1"}, ["PFC_WD"])["refused"] is None

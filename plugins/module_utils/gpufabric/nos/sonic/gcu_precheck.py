@@ -40,11 +40,13 @@ def rules():
 
 
 def release(build_version):
-    """The release branch a SONiC build_version names: its first six-digit part ("SONiC.202511.0" -> "202511")."""
-    for part in re.split(r"[-._]", str(build_version or "")):
-        if len(part) == 6 and part.isdigit():
+    """The release branch a SONiC build_version names: its first six-digit part ("SONiC.202511.0" -> "202511"),
+    else the year and month of a build named by its date ("SONiC.20250530.12" -> "202505"), else None."""
+    parts = [part for part in re.split(r"[-._]", str(build_version or "")) if part.isdigit()]
+    for part in parts:
+        if len(part) == 6:
             return part
-    return None
+    return next((part[:6] for part in parts if len(part) == 8), None)
 
 
 def _build_date(build_version):
@@ -194,13 +196,38 @@ def refusals(running, target, sonic_version):
     return out
 
 
+def effects(running, target, facts):
+    """{"flaps": [port], "recreated": ["TABLE|key"]} of what GCU does to the switch beside the difference itself:
+    the ports admin up that it takes down and back up around changes to their rows of the QoS tables, and the rows
+    it deletes and adds back because a field it cannot edit in place changes."""
+    rules_ = facts.get("effects") or {"recreate_on": {}, "port_down_for": []}
+    recreated = []
+    for table, fields in sorted(rules_["recreate_on"].items()):
+        before, after = running.get(table, {}), target.get(table, {})
+        for key in sorted(set(before) & set(after)):
+            names = set(before[key]) | set(after[key]) if "*" in fields else fields
+            if any(before[key].get(name) != after[key].get(name) for name in names):
+                recreated.append("%s|%s" % (table, key))
+    ports = running.get("PORT", {})
+    changed = set()
+    for table in rules_["port_down_for"]:
+        before, after = running.get(table, {}), target.get(table, {})
+        changed.update(key.split("|")[0] for key in set(before) | set(after) if before.get(key) != after.get(key))
+    # A port without admin_status is down (the YANG default): GCU leaves it so.
+    flaps = sorted(port for port in changed if ports.get(port, {}).get("admin_status", "down") != "down")
+    return {"flaps": flaps, "recreated": recreated}
+
+
 def load_plan(running, target, sonic_version, load_tables):
-    """{"load": {table: {key: row}}, "load_keys": ["TABLE|key"], "refused": [...] or None}: when GCU would refuse
+    """{"load": {table: {key: row}}, "load_keys": ["TABLE|key"], "refused": [...] or None, "flaps", "recreated"
+    (effects(); [] when the release has no rules here)}: when GCU would refuse
     the change, the new rows of ``load_tables`` (whole keys ``running`` lacks; a PFC watchdog on a port, which
     SONiC's CLI writes to CONFIG_DB without GCU) go in first with ``config load`` if GCU then accepts the rest;
     "refused" is what it would still refuse (nothing is then written, not even those rows), None when the release
     has no rules here."""
     refused = refusals(running, target, sonic_version)
+    facts = rules().get(release((sonic_version or {}).get("build_version")))
+    seen = effects(running, target, facts) if facts else {"flaps": [], "recreated": []}
     load = {}
     if refused:
         for table in load_tables:
@@ -214,6 +241,6 @@ def load_plan(running, target, sonic_version, load_tables):
         refused = refusals(first, target, sonic_version)
         if refused:
             load = {}
-    return {"load": load, "load_keys": ["%s|%s" % (t, k) for t in sorted(load) for k in sorted(load[t])],
-            "refused": refused}
+    return dict(seen, load=load, load_keys=["%s|%s" % (t, k) for t in sorted(load) for k in sorted(load[t])],
+                refused=refused)
 

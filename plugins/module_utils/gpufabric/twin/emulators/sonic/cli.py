@@ -11,9 +11,9 @@ import json
 import os
 import sys
 
-from . import gcu
+from . import apply_patch, gcu
 from .configdb import MemoryConfigDb, RedisConfigDb, mod_config, sort_dict
-from .orchagent import frr_reload, orchagent
+from .orchagent import Portsorch, frr_reload, orchagent
 from .show import show, sonic_cfggen, sonic_db_cli
 
 USAGE = {"apply-patch": "PATCH_FILE_PATH", "replace": "TARGET_FILE_PATH", "rollback": "CHECKPOINT_NAME",
@@ -66,6 +66,9 @@ class Switch:
         switch = gcu.Switch(self.release(), self.version.get("asic_type", "vs"),
                             str(self.version.get("build_version", "")), state_ports=state)
         db = MemoryConfigDb(self.db().get_config()) if dry_run else self.db()
+        if self.twin.get("dataplane") and not dry_run:
+            from ....twin.run import run
+            db = Portsorch(db, run)
         return gcu.Updater(db, switch, lambda: load(self.twin["yang_models"]), os.path.join(self.etc, "checkpoints"),
                            log=out)
 
@@ -149,6 +152,22 @@ def config(args, switch, out, err, stdin):
 WRITES_CONFIG_DB = ("apply-patch", "replace", "rollback", "load", "reload")
 
 
+def _apply_patch(updater, path, out, err):
+    try:        # config/main.py's own steps before GCU (apply_patch.py)
+        patch = apply_patch.prepare(_read_json(path, "apply patch"), updater.running(),
+                                    updater.switch.rules["apply_patch_adds_missing_tables"])
+    except apply_patch.InvalidPatch as e:
+        err.write("Failed to apply patch due to: %s\n" % e)
+        raise Failed(None, str(e)) from e
+    try:
+        updater.apply_patch(patch)
+    except (gcu.GcuError, ValueError) as e:
+        err.write("Failed to apply patch due to: Failed to apply patch on the following scopes:\n"
+                  "- localhost: %s\n" % e)
+        raise Failed(None, "Failed to apply patch on the following scopes:\n- localhost: %s" % e) from e
+    out.write("Patch applied successfully.\n")
+
+
 def _config(opts, switch, out, err, stdin):
     verbose = getattr(opts, "verbose", False)
     log = (lambda line: out.write(line + "\n")) if verbose else None
@@ -158,14 +177,7 @@ def _config(opts, switch, out, err, stdin):
         if dry_run:
             out.write("** DRY RUN EXECUTION **\n")
         if command == "apply-patch":
-            patch = _read_json(opts.path, "apply patch")
-            try:
-                switch.updater(log, dry_run).apply_patch(patch)
-            except (gcu.GcuError, ValueError) as e:
-                err.write("Failed to apply patch due to: Failed to apply patch on the following scopes:\n"
-                          "- localhost: %s\n" % e)
-                raise Failed(None, "Failed to apply patch on the following scopes:\n- localhost: %s" % e) from e
-            out.write("Patch applied successfully.\n")
+            _apply_patch(switch.updater(log, dry_run), opts.path, out, err)
         elif command == "replace":
             target = _read_json(opts.path, "replace config")
             try:

@@ -10,9 +10,10 @@ What GCU does, in its order, and so what this does:
 3. no table of the target may be empty (CONFIG_DB cannot hold one);
 4. the patch may touch only tables with a YANG model, and the whole target (tables without a model left
    out) must validate against the models, lanes unique and BGP peer ranges not duplicated;
-5. the changes are written table by table, each key whose row differs set whole or deleted (GCU's
-   ChangeApplier), tables a row of another table refers to (a YANG leafref) before it on add and after it
-   on delete;
+5. the changes are written key by key, each row that differs set whole or deleted (GCU's ChangeApplier), in
+   the order GCU's patch sorter gives them (gcu_moves.py): a row whose create-only field changes deleted and
+   added back with what refers to it, a port held admin down around its QoS rows' changes, tables a row of
+   another table refers to (a YANG leafref) before it on add and after it on delete;
 6. CONFIG_DB must then equal the target, except BUFFER_PG, BUFFER_PROFILE and FLEX_COUNTER_TABLE, which
    buffermgrd and flex counters rewrite (GCU leaves them out of the check).
 Nothing is written before steps 1-4 pass. Like GCU, a failure during step 5 does not undo what was
@@ -29,6 +30,8 @@ try:
     import jsonpointer
 except ImportError:  # Ansible's import sanity test loads module_utils without third-party packages.
     jsonpatch = jsonpointer = None
+
+from .gcu_moves import flaps, ordered_changes, recreated, references, table_order  # noqa: F401 -- table_order: API
 
 
 RULES = os.path.join(os.path.dirname(__file__), "gcu_releases.yml")
@@ -227,9 +230,12 @@ def validate_field_operation(switch, old, target):
 
 
 def release_of(build_version):
-    """The release branch in a SONiC build_version ("SONiC.202511.0" -> "202511"), or None."""
-    parts = [p for p in re.split(r"[.\-_]", str(build_version or "")) if p.isdigit() and len(p) == 6]
-    return parts[0] if parts else None
+    """The release branch in a SONiC build_version: its 6-digit part ("SONiC.202511.0" -> "202511"), else the year
+    and month of its 8-digit branch date, the date GCU holds to the per-ASIC minimums ("SONiC.20250530.12" ->
+    "202505": the minimums are written as such dates, "20221100" for branch 202211 on), or None."""
+    parts = [p for p in re.split(r"[.\-_]", str(build_version or "")) if p.isdigit()]
+    found = [p for p in parts if len(p) == 6] or [p[:6] for p in parts if len(p) == 8]
+    return found[0] if found else None
 
 
 def refusals(running, target, sonic_version):
@@ -262,10 +268,15 @@ def load_plan(running, target, sonic_version, load_tables):
     CONFIG_DB directly (`config pfcwd start` does): they go in first with `config load`, after which
     `config replace` of the target no longer touches them. "refused" is what GCU would still refuse once they
     are in (refusals() of the rest): the change then stops before anything is written. "refused" is None
-    when the switch's release is not modelled (its own GCU decides) and "load" is then empty."""
+    when the switch's release is not modelled (its own GCU decides) and "load" is then empty. "flaps": the ports
+    GCU takes admin down and back up during the change (around their QoS rows' changes), "recreated": the rows
+    ("TABLE|key") it deletes and adds back (a create-only field changes), gcu_moves.py; [] when not modelled."""
     refused = refusals(running, target, sonic_version)
     if refused is None:
-        return {"load": {}, "load_keys": [], "refused": None}
+        return {"load": {}, "load_keys": [], "refused": None, "flaps": [], "recreated": []}
+    sorter = _rules()[release_of(sonic_version.get("build_version"))]["sorter"]
+    effects = {"flaps": flaps(running, target, sorter),
+               "recreated": ["%s|%s" % row for row in recreated(running, target, sorter["create_only"])]}
     load = new_rows(running, target, load_tables) if refused else {}
     if load:
         # refusals() only reads: new dicts where the rows go in, the rest shared with ``running``. (A deep copy
@@ -277,7 +288,7 @@ def load_plan(running, target, sonic_version, load_tables):
         if refused:          # the rest is refused anyway: write nothing, not even the rows that could go in
             load = {}
     keys = ["%s|%s" % (table, key) for table in sorted(load) for key in sorted(load[table])]
-    return {"load": load, "load_keys": keys, "refused": refused}
+    return dict(effects, load=load, load_keys=keys, refused=refused)
 
 
 # --- whole-target checks -------------------------------------------------------------------------------------
@@ -328,51 +339,6 @@ def validate_target(models, target):
         if error:
             return False, error
     return True, None
-
-
-_CONTAINER = re.compile(r"\b(container|list|grouping|augment|typedef)\s+([\w:/-]+)\s*\{|([{}])|path\s+\"([^\"]+)\"")
-
-
-def _references(text, tables):
-    """{table: tables its leafrefs name} of one YANG module's text: a table is a container two levels down
-    (module, top container, table), as SONiC writes its models."""
-    refers, stack = {}, []
-    for match in _CONTAINER.finditer(re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.S)):
-        kind, name, brace, path = match.groups()
-        if kind:
-            stack.append((kind, name))
-        elif brace == "{":
-            stack.append((None, None))
-        elif brace == "}":
-            if stack:
-                stack.pop()
-        elif path and len(stack) >= 3 and stack[2][0] == "container" and stack[2][1] in tables:
-            steps = [step.split(":")[-1] for step in path.split("/") if step and step != ".."]
-            refers.setdefault(stack[2][1], set()).update(t for t in steps if t in tables and t != stack[2][1])
-    return refers
-
-
-def table_order(models):
-    """{table: rank}: a table whose rows refer (a YANG leafref) to another table's rows ranks after it, so it
-    is written after and removed before it."""
-    refers = {}
-    for name in sorted(os.listdir(models.directory)):
-        if name.endswith(".yang"):
-            with open(os.path.join(models.directory, name), encoding="utf-8") as f:
-                for table, targets in _references(f.read(), models.tables).items():
-                    refers.setdefault(table, set()).update(targets)
-    rank = {}
-
-    def depth(name, trail=()):
-        if name in trail:   # a reference cycle: rank it as it stands
-            return rank.get(name, 0)
-        if name not in rank:
-            below = [depth(t, trail + (name,)) for t in refers.get(name, ())]
-            rank[name] = 1 + max(below, default=-1)
-        return rank[name]
-    for name in models.tables:
-        depth(name)
-    return rank
 
 
 # --- the updater over a CONFIG_DB -----------------------------------------------------------------------------
@@ -437,21 +403,10 @@ class Updater:
         return changes
 
     def _changes(self, old, target):
-        """[(table, key, row or None)]: deletions, tables referring to others first, a table's keys last to first
-        (an address row before its interface row); then writes, referred-to tables first, keys in order."""
+        """[(table, key, row or None)] in GCU's order (gcu_moves.ordered_changes)."""
         if self._order is None:
             self._order = table_order(self.models)
-        removes, writes = [], []
-        for table in set(old) | set(target):
-            before, after = old.get(table, {}), target.get(table, {})
-            for key in set(before) | set(after):
-                if before.get(key) != after.get(key):
-                    (writes if key in after else removes).append((table, key, after.get(key)))
-        rank = self._order
-        removes.sort(key=lambda c: c[1], reverse=True)   # "Ethernet0|10.0.0.0/31" before "Ethernet0"
-        removes.sort(key=lambda c: (-rank.get(c[0], 0), c[0]))
-        writes.sort(key=lambda c: (rank.get(c[0], 0), c[0], c[1]))
-        return removes + writes
+        return ordered_changes(old, target, self.switch.rules["sorter"], references(self.models), self._order)
 
     def replace(self, target):
         self.log("Config Replacer: Config replacement starting.")

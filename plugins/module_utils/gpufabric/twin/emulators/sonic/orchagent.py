@@ -29,6 +29,31 @@ def program_ports(config, run):
     return changes
 
 
+class Portsorch:
+    """A CONFIG_DB whose PORT writes reach the namespace's links as each is written, as portsorch acts on each key
+    when it comes, not at the end of a command: a port the Generic Config Updater sets admin down around a QoS change
+    (gcu_moves.py) really goes down and comes back up during `config replace`, and traffic over it notices; a PORT
+    row deleted (a create-only change re-adds it) takes the link down. ``run``: twin.run.run, or a test's."""
+
+    def __init__(self, db, run):
+        self.db, self.run, self._links = db, run, None
+
+    def get_config(self):
+        return self.db.get_config()
+
+    def set_entry(self, table, key, row):
+        self.db.set_entry(table, key, row)
+        if table != "PORT":
+            return
+        if self._links is None:
+            self._links = {link["ifname"]: "UP" in link.get("flags", [])
+                           for link in json.loads(self.run(["ip", "-j", "link", "show"]).stdout or "[]")}
+        up = row is not None and row.get("admin_status", "up") == "up"
+        if key in self._links and self._links[key] != up:
+            self.run(["ip", "link", "set", "dev", key, "up" if up else "down"])
+            self._links[key] = up
+
+
 def orchagent(switch, err):
     """What SONiC's orchagent does with a CONFIG_DB change, for the dataplane the twin has: PORT rows' admin
     state and MTU become the switch namespace's links' (``program_ports``), and the L3 ingress ACLs of
