@@ -58,7 +58,6 @@ def test_a_neutral_module_importing_a_nos_home_or_the_twin_is_found(tmp_path):
     assert proc.returncode == 1 and proc.stdout.splitlines() == lines
 
 
-
 def _emulator_tree(tmp_path, **extra):
     files = {
         "netns_process.py": "", "errors.py": "",
@@ -102,6 +101,7 @@ def test_the_product_importing_an_emulator_fails(tmp_path):
         "plugins/module_utils/gpufabric/twin/lifecycle.py:1: twin.lifecycle names the emulator"
         " twin.emulators.cumulus.api; ask twin.emulators.plane(name)",
     ]
+
 
 def test_a_package_cycle_is_found(tmp_path):
     # No module cycle (p.a -> q.b -> p.c), but the packages p and q import each other.

@@ -77,8 +77,8 @@ def test_nv_reports_the_api_refusal_and_bad_credentials(api):
 
 
 def test_why_a_revision_failed_in_nvues_words():
-    view = {"state": "invalid", "transition": {"issue": {"1": {"message": "BGP needs a router-id",
-                                                                "data": {"location": "router.bgp.enable"}}}}}
+    issue = {"message": "BGP needs a router-id", "data": {"location": "router.bgp.enable"}}
+    view = {"state": "invalid", "transition": {"issue": {"1": issue}}}
     assert nv_api.why(view) == "BGP needs a router-id (at router.bgp.enable)"
     assert nv_api.why({"transition": {"progress": "Aborted"}}) == "Aborted"
     assert nv_api.why({}) == "no reason given"

@@ -163,7 +163,7 @@ def disagreements(cases, product=product_plan, emulator=emulator_plan):
 
 def test_the_cases_cover_refusals_loads_and_unmodelled_releases():
     plans = [emulator_plan(r, t, v, lo) for _n, r, t, v, lo in small_cases() + lab_cases()]
-    assert len({name for name, *_ in small_cases() + lab_cases()}) == len(plans)
+    assert len({case[0] for case in small_cases() + lab_cases()}) == len(plans)
     assert any(p["refused"] is None for p in plans) and any(p["refused"] == [] for p in plans)
     assert any(p["refused"] for p in plans) and any(p["load"] for p in plans)
     assert any(p["flaps"] for p in plans) and any(p["recreated"] for p in plans)

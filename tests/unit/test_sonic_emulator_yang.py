@@ -3,8 +3,6 @@ directly) and the deploy's YANG gate (nos/sonic/yang, product code) are written 
 must agree on valid or not. A case where they disagree fails, named."""
 import copy
 
-import pytest
-
 from conftest import YANG_MODELS, lab_leaf_config_db, needs_sonic_yang
 
 needs_sonic_yang()

@@ -121,8 +121,8 @@ def test_qos_change_flaps_the_link_on_the_twin_while_gcu_writes(emulator_models,
 
     def run(argv):
         if argv[:3] == ["ip", "-j", "link"]:
-            return types.SimpleNamespace(stdout=json.dumps([{"ifname": n, "flags": ["UP"] if up else []}
-                                                             for n, up in links.items()]))
+            shown = [{"ifname": n, "flags": ["UP"] if up else []} for n, up in links.items()]
+            return types.SimpleNamespace(stdout=json.dumps(shown))
         links[argv[4]] = argv[5] == "up"
         events.append("link %s %s" % (argv[4], argv[5]))
         return types.SimpleNamespace(stdout="")

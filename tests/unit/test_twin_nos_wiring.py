@@ -8,7 +8,6 @@ import os
 
 import pytest
 
-from gpufabric import nos_registry as nos
 from gpufabric.build import render_all
 from gpufabric.plan import build_plan
 from gpufabric.twin import desired, emulators, model, netns_env

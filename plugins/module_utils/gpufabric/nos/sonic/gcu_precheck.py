@@ -243,4 +243,3 @@ def load_plan(running, target, sonic_version, load_tables):
             load = {}
     return dict(seen, load=load, load_keys=["%s|%s" % (t, k) for t in sorted(load) for k in sorted(load[t])],
                 refused=refused)
-

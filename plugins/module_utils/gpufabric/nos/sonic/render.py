@@ -48,7 +48,7 @@ def indented_json(value, indent=""):
             item = value[key]
             if isinstance(item, str):
                 text = _string(item)
-            elif type(item) is dict and item and _STR.issuperset(map(type, item)) \
+            elif item.__class__ is dict and item and _STR.issuperset(map(type, item)) \
                     and _STR.issuperset(map(type, item.values())):
                 row = (inner,) + tuple(item.items())
                 text = _ROWS.get(row)

@@ -26,7 +26,7 @@ class InvalidPatch(ValueError):
 def _missing_tables(ops, running):
     missing = []
     for op in ops:
-        table = "/" + str(op.get("path", "")).strip("/").split("/")[0]
+        table = "/" + str(op.get("path", "")).strip("/").split("/", maxsplit=1)[0]
         try:
             jsonpointer.resolve_pointer(running, table)
         except jsonpointer.JsonPointerException:
