@@ -85,9 +85,9 @@ collection-link:
 # Two chains side by side, each in its listed order: the namespace tiers (system, then molecule), which wait on FRR,
 # lldpd, BGP timers and traffic as much as they compute, and the code tiers (unit, integration, sanity, lint), which
 # mostly compute, then the AWX tier and the twin tests of BESIDE (their twins have namespaces of their own, so they
-# run beside the system tier). One after another they would need about 57 minutes on a 2-core machine (the tiers summed), side
-# by side about 44 (docs/performance.md, "Test tiers"). The system tier is not split further: a second namespace chain beside the
-# first (system-lab, system-other) measured no faster, the two competing for the same two cores.
+# run beside the system tier). Each tier's time in the latest run is in docs/performance.md ("Test tiers"). The system
+# tier is not split further: a second namespace chain beside the first (system-lab, system-other) measured no faster,
+# the two competing for the same two cores.
 # The namespace tiers' lines are prefixed [twin]; make test fails when either chain fails, after both have ended.
 test: setup
 	@( $(MAKE) --no-print-directory SETUP= system molecule 2>&1 | sed -u 's/^/[twin] /' ) & twin=$$!; \
