@@ -8,7 +8,7 @@ import os
 import shutil
 import tempfile
 
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric import build
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric import build, build_tree
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.day2.rollout import plan_waves
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.progress import selected_stages
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.tenants.state import assignment_for
@@ -49,9 +49,10 @@ class ActionModule(PlannedAction):
                                     result=texts, progress=lambda stage, count, s: progress.phase(stage, count, "files", s))
         if self._task.diff and changed:
             # In check mode against the current build; after a build against the one it replaced.
-            shown = build.diff_order(changed)
-            old = texts["old"] if self._task.check_mode else build.previous_files(plan, build_dir, shown[:build.DIFF_FILES])
-            result["diff"] = [{"prepared": text} for text in build.unified_diffs(old, texts["new"], shown)]
+            shown = build_tree.diff_order(changed)
+            old = texts["old"] if self._task.check_mode else build_tree.previous_files(
+                plan, build_dir, shown[:build_tree.DIFF_FILES])
+            result["diff"] = [{"prepared": text} for text in build_tree.unified_diffs(old, texts["new"], shown)]
         build_root = os.path.join(build_dir, plan.summary["cluster"])
         if self._task.check_mode and args.get("check_stage"):
             # What deploy --check compares devices with: the build as it would be now, never build/ itself.

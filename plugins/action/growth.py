@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.build import PREVIOUS_SUFFIX
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.build_tree import PREVIOUS_SUFFIX
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric import growth
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.files import write_atomic
 from ansible_collections.gpucluster.fabric.plugins.plugin_utils.planned_action import PlannedAction

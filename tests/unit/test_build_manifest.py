@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, load_example
-from gpufabric import build, build_manifest
+from gpufabric import build, build_manifest, build_tree
 from gpufabric.plan import build_plan
 
 
@@ -131,18 +131,18 @@ def test_a_killed_build_leaves_the_old_build_whole_and_the_next_one_cleans_up(tm
     other.setdefault("switch_config", {})["ntp_servers"] = ["192.0.2.123"]
     other_plan = build_plan(other)
     written = []
-    real_add = build._Tree.add
+    real_add = build_tree.Tree.add
 
     def killed(self, rel, text):
         if len(written) == 20:
             raise KeyboardInterrupt  # the run is stopped half-way through writing
         written.append(rel)
         return real_add(self, rel, text)
-    monkeypatch.setattr(build._Tree, "add", killed)
+    monkeypatch.setattr(build_tree.Tree, "add", killed)
     with pytest.raises(KeyboardInterrupt):
         build.write_build(other_plan, str(tmp_path))
     assert stamps(tmp_path / "lab") == before and sorted(os.listdir(tmp_path)) == ["lab"]
-    monkeypatch.setattr(build._Tree, "add", real_add)
+    monkeypatch.setattr(build_tree.Tree, "add", real_add)
     # A run killed hard (no cleanup at all) leaves its unfinished tree: never read, removed by the next build.
     (tmp_path / ".lab.new-killed" / "devices").mkdir(parents=True)
     (tmp_path / ".lab.new-killed" / "devices" / "half.txt").write_text("half")
@@ -187,8 +187,8 @@ def test_check_mode_writes_nothing(tmp_path):
     texts = {}
     changed = build.write_build(build_plan(other), str(tmp_path), check=True, result=texts)
     assert "devices/lab-r0-leaf01/structured.yml" in changed and stamps(tmp_path) == before
-    assert len(texts["new"]) == build.DIFF_FILES
-    assert sorted(texts["new"]) == build.diff_order(changed)[:build.DIFF_FILES]
+    assert len(texts["new"]) == build_tree.DIFF_FILES
+    assert sorted(texts["new"]) == build_tree.diff_order(changed)[:build_tree.DIFF_FILES]
     assert set(texts["old"]) <= set(texts["new"])
 
 

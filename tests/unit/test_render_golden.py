@@ -15,7 +15,8 @@ import pytest
 import yaml
 
 from conftest import ROOT, load_example
-from gpufabric.build import diff_order, render_all, render_structured, stream, structured, unified_diffs, write_build
+from gpufabric.build import render_all, render_structured, stream, structured, write_build
+from gpufabric.build_tree import diff_order, unified_diffs
 from gpufabric.plan import build_plan
 from gpufabric.render.linux_host import NETWORK_STACKS, network_files
 

@@ -6,7 +6,7 @@ import subprocess
 from .positions import access_ports, management_positions
 from .report import findings
 from .settings import ZtpSettings
-from ..build import write_tree
+from ..build_tree import write_tree
 from ..nos_registry import home, nos_of
 from .tree import SUBDIR, port_aliases, structured, ztp_files
 

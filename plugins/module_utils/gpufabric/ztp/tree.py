@@ -13,7 +13,8 @@ import csv
 import io
 import json
 
-from ..build import structured, write_tree
+from ..build import structured
+from ..build_tree import write_tree
 from ..ipam import fmt
 from ..nos_registry import home, nos_of
 from .idrac import autoconfig_option, profile_path, server_profile
