@@ -7,7 +7,7 @@ import copy
 
 from ..errors import SpecError
 from ..plan import build_plan
-from ..plan.clos import split_ports
+from ..plan.port_split import split_ports
 from ..spec import DESIGNS
 from .bom import Pricing, aoc_cables, tally
 from .cabling import Optics, plan_cables

@@ -3,7 +3,7 @@ superspines. A device's ``index`` is its position within its role; addresses and
 from typing import List, NamedTuple
 
 from ..day2.spares import spare_threshold
-from .clos import ceil_div
+from .port_split import ceil_div
 from .model import Device
 
 

@@ -8,7 +8,7 @@ would put a 100k-GPU hall kilometres long). Tiers whose size does not grow with 
 larger cluster adds racks after the existing ones.
 """
 from ..datafiles import load, merge
-from .clos import ceil_div
+from .port_split import ceil_div
 from .model import Rack
 
 

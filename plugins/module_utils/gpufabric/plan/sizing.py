@@ -6,7 +6,8 @@ every later step (placement, naming, cabling, addressing) reads the same numbers
 from typing import NamedTuple, Optional
 
 from ..errors import SpecError
-from .clos import Clos, ceil_div
+from .clos import Clos
+from .port_split import ceil_div
 from .planes import layout as plane_layout
 from .racks import check_server_rack
 
@@ -128,24 +129,7 @@ def size(spec, catalog):
     backend, lay = _backend(spec, catalog, server_model)
     per_unit = backend.downlinks
     if design == "top_of_rack":
-        parents = getattr(backend.leaf_model, "parent", None)
-        broken = [parents[p] for p in backend.leaf_down if parents and parents[p]] if parents else []
-        if broken:
-            # Consecutive leaf ports take a server's NICs in rail order: the halves of one cage would carry
-            # two rails (one failed optic, two rails of a server down).
-            raise SpecError("backend.leaf.downlink_breakout", "%s on a top_of_rack leaf puts rails 0 and 1 of a "
-                            "server on the %d sub-ports of one physical port %s (a port carries one rail): choose "
-                            "a leaf whose ports run at the NICs' %dG, or a rail design" % (
-                                broken[0][4], broken[0][3], broken[0][1], server_model.backend_nics[0]["speed"]))
-        # A scalable unit is the servers of one leaf: all their GPUs on it.
-        per_unit = backend.downlinks // rails
-        if per_unit < 1:
-            raise SpecError("backend.leaf.downlinks", "top_of_rack puts all %d GPUs of a server on one leaf, but the "
-                            "leaf has %d downlinks: use at least %d" % (rails, backend.downlinks, rails))
-        if per_unit % spec["servers"]["per_rack"]:
-            raise SpecError("servers.per_rack", "%d servers per rack do not fill the racks of a top-of-rack leaf "
-                            "that takes %d servers: use a divisor of %d" % (
-                                spec["servers"]["per_rack"], per_unit, per_unit))
+        per_unit = _top_of_rack_unit(spec, backend, server_model, rails)
     hosts = _hosts(spec, catalog, server_model)
     positions = servers + sum(h.count for h in hosts)
     units = ceil_div(positions, per_unit)
@@ -165,14 +149,7 @@ def size(spec, catalog):
         backend.check_fits(leaves_per_plane, servers, max_servers, rails)
 
     frontend = _frontend(spec, catalog, server_model) if spec["frontend"] is not None else None
-    per_pair = pairs = fe_pods = per_fe_pod = 0
-    if frontend:
-        per_pair = frontend.downlinks
-        pairs = ceil_div(servers, per_pair)
-        frontend.size_spines_to(2 * pairs)
-        frontend.check_fits(2 * pairs, servers, frontend.max_leaves // 2 * per_pair, rails)
-        fe_pods = 1 if frontend.tiers < 3 else frontend.pods_for(2 * pairs)
-        per_fe_pod = frontend.leaves_per_pod // 2 * per_pair
+    per_pair, pairs, fe_pods, per_fe_pod = _frontend_pairs(frontend, servers, rails)
 
     return Sizing(
         design=design, server_model=server_model, rails=rails, servers=servers, hosts=hosts, positions=positions,
@@ -184,3 +161,39 @@ def size(spec, catalog):
         leaf_pairs=pairs, frontend_pods=fe_pods, servers_per_frontend_pod=per_fe_pod, oob_model=oob_model,
         oob_access_ports=access, oob_switches_per_rack=oob_per_rack, switches_per_rack=per_rack,
         nic_planes=lay.count, plane_layout=lay)
+
+
+def _top_of_rack_unit(spec, backend, server_model, rails):
+    """The servers of one top-of-rack leaf (a scalable unit), or the error naming the key that keeps a leaf from
+    taking whole servers, one rail a port."""
+    parents = getattr(backend.leaf_model, "parent", None)
+    broken = [parents[p] for p in backend.leaf_down if parents and parents[p]] if parents else []
+    if broken:
+        # Consecutive leaf ports take a server's NICs in rail order: the halves of one cage would carry
+        # two rails (one failed optic, two rails of a server down).
+        raise SpecError("backend.leaf.downlink_breakout", "%s on a top_of_rack leaf puts rails 0 and 1 of a "
+                        "server on the %d sub-ports of one physical port %s (a port carries one rail): choose "
+                        "a leaf whose ports run at the NICs' %dG, or a rail design" % (
+                            broken[0][4], broken[0][3], broken[0][1], server_model.backend_nics[0]["speed"]))
+    # A scalable unit is the servers of one leaf: all their GPUs on it.
+    per_unit = backend.downlinks // rails
+    if per_unit < 1:
+        raise SpecError("backend.leaf.downlinks", "top_of_rack puts all %d GPUs of a server on one leaf, but the "
+                        "leaf has %d downlinks: use at least %d" % (rails, backend.downlinks, rails))
+    if per_unit % spec["servers"]["per_rack"]:
+        raise SpecError("servers.per_rack", "%d servers per rack do not fill the racks of a top-of-rack leaf "
+                        "that takes %d servers: use a divisor of %d" % (
+                            spec["servers"]["per_rack"], per_unit, per_unit))
+    return per_unit
+
+
+def _frontend_pairs(frontend, servers, rails):
+    """(servers a leaf pair, leaf pairs, pods, servers a pod) of the frontend, zeros without one."""
+    if not frontend:
+        return 0, 0, 0, 0
+    per_pair = frontend.downlinks
+    pairs = ceil_div(servers, per_pair)
+    frontend.size_spines_to(2 * pairs)
+    frontend.check_fits(2 * pairs, servers, frontend.max_leaves // 2 * per_pair, rails)
+    fe_pods = 1 if frontend.tiers < 3 else frontend.pods_for(2 * pairs)
+    return per_pair, pairs, fe_pods, frontend.leaves_per_pod // 2 * per_pair
