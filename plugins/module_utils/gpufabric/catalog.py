@@ -4,7 +4,7 @@ import re
 from .datafiles import load
 from .errors import SpecError
 from .nos_registry import platform
-from .spec import SERVER_MODEL, SWITCH_MODEL
+from .spec_parts import SERVER_MODEL, SWITCH_MODEL
 
 
 _MODE = re.compile(r"^(\d+)x(\d+)G(\(\d+\))?$")
