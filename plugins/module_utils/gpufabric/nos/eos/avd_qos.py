@@ -98,9 +98,12 @@ def tenants(cfg, out):
     ti = cfg["tenant_isolation"]
     ports = {p["name"]: p for p in out["ethernet_interfaces"]}
     for acl in ti["acls"]:
-        entries = [{"sequence": 10 * n, "action": rule["action"], "protocol": "ip", "source": "any",
-                    "destination": rule["destination"], "remark": rule["why"][:100]}
-                   for n, rule in enumerate(acl["rules"], 1)]
+        # An EOS ACL entry is a rule or a remark: each rule's reason is a remark just before it.
+        entries = []
+        for n, rule in enumerate(acl["rules"], 1):
+            entries.append({"sequence": 10 * n - 5, "remark": rule["why"][:100]})
+            entries.append({"sequence": 10 * n, "action": rule["action"], "protocol": "ip", "source": "any",
+                            "destination": rule["destination"]})
         out.setdefault("ip_access_lists", []).append({"name": acl["name"], "counters_per_entry": acl["counters"],
                                                       "entries": entries})
         for port in acl["ports"]:
@@ -132,6 +135,10 @@ def tenants(cfg, out):
     general.append({"name": "default", "leak_routes": [{"source_vrf": v["name"], "subscribe_policy": export_map(ti, v)}
                                                        for v in vrfs]})
     out["router_general"] = {"vrfs": general}
+    connected = out["router_bgp"].get("redistribute", {}).get("connected")
+    if connected:
+        # The tenant VRFs' server links, leaked into the default VRF, feed its summaries as the default VRF's own do.
+        connected["include_leaked"] = True
 
 
 def export_map(ti, vrf):
