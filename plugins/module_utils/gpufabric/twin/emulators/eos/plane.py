@@ -6,7 +6,7 @@ CONFIG_FILE = "startup-config"
 PORT_PATTERN = "Ethernet*"
 REQUIRES = ()
 WHY = ("the twin has no Arista EOS emulator yet (issue 43's next part, docs/eos.md): give the twin's inventory "
-       "switches of another NOS (inventories/lab-twin, inventories/cumulus-lab-twin)")
+       "switches of another NOS (docs/twin.md)")
 
 
 class PlaneError(RuntimeError):
