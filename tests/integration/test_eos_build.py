@@ -61,16 +61,12 @@ def test_every_config_passes_pyavds_schema_and_carries_the_plan(eos_build):
             assert "neighbor %s remote-as %d" % (n["ip"], n["remote_as"]) in bgp, (dev.name, n["ip"])
             assert "neighbor %s peer group FABRIC" % n["ip"] in bgp
         assert "neighbor FABRIC bfd" in bgp
-        for end in dev.ends():
-            if end.addr is None:
-                continue
+        routed = [end for end in dev.ends() if end.ipv4 is not None]
+        assert routed, dev.name
+        for end in routed:
             port = blocks["interface %s" % end.port]
-            assert "ip address %s" % end_cidr(cfg, end.port) in port, (dev.name, end.port)
-            assert "mtu 9216" in port
-
-
-def end_cidr(cfg, port):
-    return next(i["ipv4"] for i in cfg["ethernet_interfaces"] if i["name"] == port)
+            assert "ip address %s" % end.ipv4 in port, (dev.name, end.port)
+            assert "no shutdown" in port and "mtu 9216" in port
 
 
 def test_every_gpu_port_has_pfc_on_the_lossless_priority_and_ecn_on_its_queue(eos_build):
