@@ -28,9 +28,9 @@ class AvdSchemaError(SpecError):
 def _pyavd():
     try:
         import pyavd
-    except ImportError:
+    except ImportError as exc:
         raise SpecError("nos", "Arista EOS configurations are rendered by pyavd %s, which is not installed: pip "
-                        "install -r requirements.txt" % AVD_VERSION)
+                        "install -r requirements.txt" % AVD_VERSION) from exc
     if pyavd.__version__ != AVD_VERSION:
         raise SpecError("nos", "Arista EOS configurations are rendered by pyavd %s, not the installed %s: pip install "
                         "-r requirements.txt" % (AVD_VERSION, pyavd.__version__))
