@@ -236,3 +236,16 @@ def test_a_speed_eos_cannot_name_is_refused():
     cfg["ethernet_interfaces"][0]["speed_gbps"] = 300
     with pytest.raises(SpecError, match="EOS has no speed of 300 Gb/s"):
         _input(cfg)
+
+
+# --- the twin, until the EOS emulator exists -----------------------------------------------------------------------
+
+
+def test_the_twins_eos_plane_refuses_eos_switches_in_one_line_and_leaves_other_twins_alone():
+    from gpufabric.twin import emulators
+
+    plane = emulators.plane("eos")
+    assert emulators.problems("eos") == []
+    assert plane.apply("/nonexistent", []) == [] and plane.leftovers(["x"]) == [] and plane.remove("/x", []) == []
+    with pytest.raises(plane.PlaneError, match=r"^the twin has no Arista EOS emulator yet .*\(eoslab-r0-leaf01\)$"):
+        plane.apply("/nonexistent", [("eoslab-r0-leaf01", None, "!")])
