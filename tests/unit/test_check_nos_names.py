@@ -32,7 +32,7 @@ def test_the_script_exits_0_on_the_collection():
 
 
 def test_the_names_are_the_registered_homes():
-    assert check_nos_names.nos_names(ROOT) == ["cumulus", "sonic"]
+    assert check_nos_names.nos_names(ROOT) == ["cumulus", "eos", "sonic"]
 
 
 def test_offences_in_neutral_files_and_other_homes(tmp_path, monkeypatch):

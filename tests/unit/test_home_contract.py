@@ -10,14 +10,32 @@ from gpufabric import home_contract, nos_registry
 from gpufabric.twin import emulators
 
 
+# A home being built, piece by piece, and exactly the pieces it still lacks (issue 43: EOS has render and its schema
+# gate; the deploy, collectors, BGP gate reader, drain lines and ZTP come next, docs/eos.md). The list only shrinks:
+# a piece added fails the test below until it leaves this list, and any other missing piece fails it too.
+UNDER_CONSTRUCTION = {
+    "eos": ["deploy missing (needed by deploy semantics)", "collectors missing (needed by validation)",
+            "bgp_gate missing (needed by the deploy's BGP gate)",
+            "drain missing (needed by the drain (drain.yml, deploy's waves))",
+            "ztp_switch_files missing (needed by ZTP)", "ztp_boot_option missing (needed by ZTP)",
+            "port_aliases missing (needed by ZTP)", "ztp_config_problems missing (needed by ZTP)"],
+}
+# Homes whose deploy role is not written yet (the same issue's next part).
+ROLE_TO_COME = {"eos": "gpucluster.fabric.eos_deploy"}
+
+
 @pytest.mark.parametrize("name", nos_registry.names())
 def test_every_home_keeps_the_contract(name):
-    assert home_contract.problems(name) == []
+    assert home_contract.problems(name) == ["nos %s: %s" % (name, p) for p in UNDER_CONSTRUCTION.get(name, [])]
 
 
 @pytest.mark.parametrize("name", nos_registry.names())
 def test_every_home_has_the_deploy_role_its_platform_names(name):
     role = nos_registry.deploy_facts(name)["role"]
+    if name in ROLE_TO_COME:
+        assert role == ROLE_TO_COME[name]
+        assert not os.path.isdir(os.path.join(ROOT, "roles", role.split(".")[-1])), "drop it from ROLE_TO_COME"
+        return
     assert role.startswith("gpucluster.fabric.")
     path = os.path.join(ROOT, "roles", role.split(".")[-1])
     for part in ("tasks/main.yml", "tasks/pending.yml", "meta/argument_specs.yml"):
@@ -37,7 +55,8 @@ def _copy(name, drop=(), **replace):
 
 def test_the_stand_in_of_a_whole_home_keeps_it():
     for name in nos_registry.names():
-        assert home_contract.problems(name, _copy(name)) == []
+        assert home_contract.problems(name, _copy(name)) == ["nos %s: %s" % (name, p)
+                                                             for p in UNDER_CONSTRUCTION.get(name, [])]
 
 
 @pytest.mark.parametrize("piece", home_contract.members(home_contract.NosHome))

@@ -1,7 +1,7 @@
 """Whole builds (plan, switch configs, documentation), byte for byte, against
 tests/golden/<cluster>/rendered/: the lab (rail_optimized, two tiers, frontend), a three-tier
-rail_planes fabric, a rail_only one, a top_of_rack one, the lab on Cumulus Linux and a mixed lab (Cumulus
-backend, SONiC frontend); and the build's atomic, idempotent write. A server's network files, which the
+rail_planes fabric, a rail_only one, a top_of_rack one, the lab on Cumulus Linux, a mixed lab (Cumulus
+backend, SONiC frontend) and the lab on Arista EOS (pyavd's startup-configs); and the build's atomic, idempotent write. A server's network files, which the
 gpu_server role renders from its structured.yml for the stack the host runs, are compared as
 servers/<host>/<stack>/<file>, rendered from the structured.yml the build wrote.
 
@@ -20,7 +20,8 @@ from gpufabric.build_tree import diff_order, unified_diffs
 from gpufabric.plan import build_plan
 from gpufabric.render.linux_host import NETWORK_STACKS, network_files
 
-GOLDEN_BUILDS = ("lab", "planes-3tier-small", "railonly-small", "tor-lab", "th5-lab", "cumulus-lab", "mixed-lab")
+GOLDEN_BUILDS = ("lab", "planes-3tier-small", "railonly-small", "tor-lab", "th5-lab", "cumulus-lab", "mixed-lab",
+                 "eos-lab")
 
 
 def _tree(root):

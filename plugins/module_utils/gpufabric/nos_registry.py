@@ -21,7 +21,7 @@ from .schema_types import Str
 
 DEFAULT_NOS = "sonic"
 # NOS name -> its home's module under nos/.
-HOMES = {"sonic": "sonic", "cumulus": "cumulus"}
+HOMES = {"sonic": "sonic", "cumulus": "cumulus", "eos": "eos"}
 # Where the homes are: nos/<name>/ beside this module.
 _HOMES_DIR = os.path.join(os.path.dirname(__file__), "nos")
 _HOMES_PACKAGE = __name__.rsplit(".", 1)[0] + ".nos"

@@ -1,0 +1,24 @@
+"""Arista EOS's home: everything the collection knows that is specific to EOS (docs/eos.md).
+
+- avd_input.py, avd_qos.py: a structured config as the input of AVD's eos_cli_config_gen (pyavd's schema keys)
+- render.py: that input validated by pyavd's own schema and rendered by pyavd's own templates, a fabric's switches
+  checked together before anything is written
+
+This is issue 43's first part: render and its schema gate. The deploy (napalm's eos driver, config sessions), the
+collectors, the BGP gate reader, the drain lines, tenancy read-back and ZTP come next (docs/eos.md, "What comes
+next"); tests/unit/test_home_contract.py names each piece still missing.
+
+Neutral code reaches this module through ``nos_registry.home("eos")``; it imports only neutral code.
+"""
+from .render import (AVD_VERSION, CONFIG_FILES, FILE, AvdSchemaError, eos_input, render_device,  # noqa: F401
+                     render_switches, validate)
+
+NAME = "eos"
+# The structured config schema version this home reads (structured/switch.py).
+STRUCTURED_SCHEMA = (1, 0)
+
+
+def check_configs(models_dir, cfgs):
+    """The build's external-models gate: nothing to add, since every EOS input is checked against pyavd's
+    eos_cli_config_gen schema by render_switches, whenever it is rendered."""
+    return []
