@@ -174,6 +174,9 @@ def apply_confirmed(client, cli, rev, desired, before, confirm, timeout, poll, c
             view = client.revision(rev)
         except NvueError as lost_exc:
             return lost(client, rev, before, confirm, poll, str(lost_exc))
+        if view.get("state") in FAILED:
+            raise DeployError("%s: NVUE revision %s %s: %s; the previous configuration is still applied"
+                              % (host, rev, view.get("state"), issue_text(view))) from None
         raise DeployError("%s; revision %s is %s: %s" % (exc, rev, view.get("state"), issue_text(view))) from None
     try:
         view = wait_state(client, rev, APPLIED | FAILED | {"confirm"}, timeout, poll)
