@@ -339,6 +339,29 @@ def test_a_switch_changed_since_the_last_deploy_is_refused_untouched(standin, ce
     assert cumulus_deploy.deploy(nvue, TARGET, poll=0.02, cli=nv, guard=False)["changed"]     # told to overwrite
 
 
+def test_the_confirm_timer_is_the_clis_only_and_rolls_back_on_no(standin, certs):
+    """The public API takes no confirm (the guide gives it to the CLI only); nv's apply with confirm waits in state
+    confirm, a second apply meanwhile is refused, and --confirm-no puts the previous configuration back at once."""
+    from gpufabric.twin.emulators.cumulus.nv_api import Api
+
+    switch, server = standin()
+    nvue = client(server, certs)
+    rev = nvue.create_revision()
+    nvue.patch(rev, {"system": {"hostname": "renamed"}})
+    with pytest.raises(NvueError, match="unknown key"):
+        nvue.request("PATCH", "/revision/%s" % rev, body={"state": "apply", "confirm": 30})
+    nv = Api("leaf01", "127.0.0.1", server.port, USER, PASSWORD, certs[0])
+    assert nv.apply(rev, timeout=5, poll=0.02, confirm=30, message="mine")["state"] == "confirm"
+    assert nvue.config("applied")["system"]["hostname"] == "renamed" and 0 < switch.confirm_status() <= 30
+    other = nvue.create_revision()
+    with pytest.raises(NvueError, match="waiting for confirmation"):
+        nvue.request("PATCH", "/revision/%s" % other, body={"state": "apply", "auto-prompt": {"ays": "ays_yes"}})
+    nv.confirm(rev, False)
+    assert nvue.config("applied") == BASE and nvue.revision(rev)["state"] == "confirm_no"
+    assert [(e["message"], e["state"], e["method"]) for e in nv.history().values()] == [
+        ("mine", "confirm_no", "CLI"), ("rolled back: revision %s confirmed no" % rev, "applied", "rollback")]
+
+
 def test_the_guard_reads_the_last_kept_record():
     from gpufabric.nos.cumulus import confirm
 
