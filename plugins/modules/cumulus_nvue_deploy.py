@@ -32,7 +32,7 @@ description:
   - With I(cli) (the default), the revision is applied through C(nv) on the switch, over the task's connection as
     the BGP gate reads FRR, C(nv config apply <rev> -y --confirm <N>s -m <record>) (NVUE's confirm timer, documented
     for the CLI only), and confirmed (C(--confirm-yes)) once the read-back and the BGP gate pass, or rolled back at
-    once (C(--confirm-no)) when they fail. A change that cuts the controller off from the switch is not confirmed: the
+    once (C(--confirm-no)) when they fail. A change that cuts the controller off from the switch is not confirmed, and the
     switch's timer rolls it back by itself, and the task waits for the switch to answer again with the previous
     configuration (bounded by the timer) and fails saying so.
   - The message of each apply (C(nv config history)) is the deploy's record, a digest of the configuration it left.
