@@ -436,6 +436,29 @@ def test_a_change_the_bgp_gate_refuses_is_rolled_back_before_the_save(standin, c
     assert done["changed"] and not answers and nvue.config("startup") == nvue.config("applied") != BASE
 
 
+def test_through_nv_a_refused_change_goes_back_and_the_record_follows(standin, certs):
+    """Through nv: with the confirm timer the gate's refusal answers --confirm-no; without one, a rollback revision
+    carries the deploy's record. Either way the next deploy finds the switch as the deploy left it, not changed by
+    hand, and deploys."""
+    switch, server = standin()
+    nvue = client(server, certs)
+    lines = SwitchNv(server, certs)
+    nv = cumulus_deploy.NvCli("leaf01", lines)
+    refused = dict(TARGET, system={"hostname": "refused"})
+    with pytest.raises(cumulus_deploy.DeployError, match=r"BGP gate did not pass .*; rolled back to the previous "
+                       r"configuration \(nv config apply 1 --confirm-no\)"):
+        cumulus_deploy.deploy(nvue, refused, poll=0.02, gate=lambda: ["down"], gate_timeout=0.1, gate_poll=0.02,
+                              cli=nv, confirm=30)
+    assert nvue.config("applied") == BASE and any("--confirm-no" in line for line in lines.lines)
+    assert cumulus_deploy.deploy(nvue, TARGET, poll=0.02, cli=nv, confirm=30)["changed"]
+    with pytest.raises(cumulus_deploy.DeployError, match=r"; rolled back to the previous configuration \(revision 4\)"):
+        cumulus_deploy.deploy(nvue, refused, poll=0.02, gate=lambda: ["down"], gate_timeout=0.1, gate_poll=0.02,
+                              cli=nv, confirm=0)
+    assert nvue.config("applied")["system"]["hostname"] == "leaf01"
+    assert list(switch.history_view().values())[-1]["message"].startswith("gpucluster.fabric deploy sha256=")
+    assert cumulus_deploy.deploy(nvue, TARGET, poll=0.02, cli=nv)["changed"] is False     # not "changed by hand"
+
+
 def test_the_drain_step_adds_only_the_drain_to_what_runs_and_a_failed_change_goes_back_to_it(standin, certs):
     """The drain before a change (roles/cumulus_deploy/tasks/drained_apply.yml): step 1 merges into the running
     configuration only what the drained form adds (the route-map and the peer group's outbound policy), not the

@@ -12,7 +12,8 @@ the build does not render and a deploy must not take from the switch. The same c
 """
 import re
 
-from .confirm import DeployError, NvCli, apply_confirmed, changed_by_hand, gate_wait  # noqa: F401  (DeployError, NvCli: callers' names)
+from .confirm import (CliError, DeployError, NvCli, apply_confirmed, changed_by_hand, gate_wait,  # noqa: F401
+                      record_message, wait_state)  # (NvCli: the callers' name)
 from .nvue_client import APPLIED, FAILED, NvueError, issue_text, merge
 
 # Paths a deploy never unsets when the target lacks them: the switch's accounts, the API the deploy talks
@@ -148,11 +149,19 @@ def yaml_text(config):
     return yaml.safe_dump([{"set": config}] if config else [], sort_keys=True, default_flow_style=False)
 
 
-def _rollback(client, snapshot, timeout, poll, save):
-    """Put ``snapshot`` back as the applied (and saved) configuration; returns the rollback's revision."""
+def _rollback(client, snapshot, timeout, poll, save, cli=None):
+    """Put ``snapshot`` back as the applied (and saved) configuration; returns the rollback's revision. Through
+    ``cli`` (`nv`), the apply carries the deploy's record of it, so the next deploy finds the switch as left."""
     rev = client.create_revision()
     client.replace(rev, snapshot)
-    view = client.apply(rev, timeout, poll)
+    if cli is not None:
+        try:
+            cli.apply(rev, 0, record_message(snapshot))
+        except CliError as exc:
+            raise NvueError(str(exc)) from None
+        view = wait_state(client, rev, APPLIED | FAILED, timeout, poll)
+    else:
+        view = client.apply(rev, timeout, poll)
     if view.get("state") not in APPLIED:
         raise NvueError("%s: rollback revision %s ended %s: %s" % (client.hostname, rev, view.get("state"), issue_text(view)))
     if client.config("applied") != snapshot:
@@ -271,7 +280,7 @@ def deploy(client, target, check=False, keep=DEFAULT_KEEP, timeout=180.0, poll=2
     if client.config("applied") == applied:
         raise DeployError("%s: %s; the previous configuration is still applied" % (host, problem))
     try:
-        back = _rollback(client, applied, timeout, poll, save)
+        back = _rollback(client, applied, timeout, poll, save, cli)
     except NvueError as exc:
         raise DeployError("%s: %s; ROLLBACK FAILED: %s" % (host, problem, exc)) from None
     raise DeployError("%s: %s; rolled back to the previous configuration (revision %s)" % (host, problem, back))
