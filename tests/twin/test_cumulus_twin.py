@@ -16,6 +16,14 @@ operator runs against inventories/cumulus-lab-twin:
 - drain.yml and undrain.yml of a spine under traffic: one NVUE revision each, adding or taking away only the drain;
 - tenants.yml on the Cumulus rail leaves (ACL mode): isolate, move a server, read the assignment back from the leaves;
 - tenants.yml in VRF mode: a VRF per tenant takes over from the ACLs, a server moves, ACL mode takes over again;
+- a build moving a leaf's eth0 off the management address the controller knows: the switch's NVUE API stops answering
+  after the apply (nv config apply --confirm 8s), the deploy cannot confirm, and the switch's confirm timer puts the
+  previous configuration back by itself (eth0's address, the API, `nv config history` showing the rollback); the
+  play says the timer rolled it back;
+- the hand-change guard reads the switch's history (the deploy's record is each apply's message): a change made with
+  nv is refused by deploy.yml from a fresh build directory (an AWX job: no file of an earlier run), naming the changed
+  object, until cumulus_deploy_overwrite_changes; the first deploy of the module, onto switches booted empty (no
+  record), needs no override;
 - a switch emptied as from the factory runs its ZTP script (nv config patch, apply, save) and comes up as planned;
 - teardown leaves nothing (namespaces, FRR pathspaces, the NVUE API process, nv).
 
