@@ -96,8 +96,8 @@ def nv_on_path(tmp_path, switch):
     (tmp_path / "nv-switch.json").write_text(json.dumps({"port": switch["port"], "ca": switch["ca"], "user": USER,
                                                          "password": PASSWORD}))
     wrapper = bin_dir / "nv"
-    wrapper.write_text("#!/bin/sh\nexec %s %s \"$@\"\n" % (sys.executable, os.path.join(os.path.dirname(__file__),
-                                                                                       "nv_shim.py")))
+    shim = os.path.join(os.path.dirname(__file__), "nv_shim.py")
+    wrapper.write_text("#!/bin/sh\nexec %s %s \"$@\"\n" % (sys.executable, shim))
     wrapper.chmod(0o755)
     return {"PATH": "%s:%s" % (bin_dir, os.environ.get("PATH", "")), "NV_SHIM": str(tmp_path / "nv-switch.json"),
             "NV_SHIM_MODULE_UTILS": os.path.join(ROOT, "plugins", "module_utils")}
