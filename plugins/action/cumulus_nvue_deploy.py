@@ -82,7 +82,7 @@ class ActionModule(ActionBase):
     def _deploy(self, host, args):
         from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos.cumulus import deploy
         from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos.cumulus.confirm import (
-            CliError as ConfirmCliError)
+            CliError as ConfirmCliError, NvCli)
         from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos.cumulus.nvue_client import (
             NvueClient, NvueError)
 
@@ -135,7 +135,7 @@ class ActionModule(ActionBase):
             gate = None if self._task.check_mode else self._bgp_gate(host, args)
         except ValueError as exc:
             return dict(out, failed=True, msg="%s: %s" % (host, exc))
-        cli = deploy.NvCli(host, self._nv) if args["cli"] else None
+        cli = NvCli(host, self._nv) if args["cli"] else None
         try:
             report = deploy.deploy(client, target, check=self._task.check_mode, keep=keep, timeout=args["timeout"],
                                    poll=args["poll"], save=args["save"], guard=not args["overwrite_changes"], gate=gate,

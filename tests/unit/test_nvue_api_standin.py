@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from gpufabric.nos.cumulus import deploy as cumulus_deploy
+from gpufabric.nos.cumulus.confirm import NvCli
 from gpufabric.nos.cumulus.nvue_client import NvueClient, NvueError
 from gpufabric.twin.emulators.cumulus import nvue_api, nvue_http
 
@@ -321,7 +322,7 @@ def test_a_switch_changed_since_the_last_deploy_is_refused_untouched(standin, ce
     controller, a change by hand is refused naming what changed, and a switch with no record deploys."""
     switch, server = standin()
     nvue = client(server, certs)
-    nv = cumulus_deploy.NvCli("leaf01", SwitchNv(server, certs))
+    nv = NvCli("leaf01", SwitchNv(server, certs))
     assert cumulus_deploy.deploy(nvue, TARGET, poll=0.02, cli=nv, confirm=30)["changed"]
     entry = list(switch.history_view().values())[-1]
     assert entry["message"].startswith("gpucluster.fabric deploy sha256=") and entry["state"] == "applied"
@@ -393,7 +394,7 @@ def test_a_change_that_cuts_the_management_access_is_rolled_back_by_the_confirm_
     switch, server = standin()
     switch.reachable = lambda: mgmt.reachable(switch.applied, ["192.168.200.11/24"])
     nvue = client(server, certs)
-    nv = cumulus_deploy.NvCli("leaf01", SwitchNv(server, certs))
+    nv = NvCli("leaf01", SwitchNv(server, certs))
     cut = copy.deepcopy(TARGET)
     cut["interface"]["eth0"] = {"type": "eth", "ip": {"address": {"192.168.201.11/24": {}}}}
     started = time.monotonic()
@@ -443,7 +444,7 @@ def test_through_nv_a_refused_change_goes_back_and_the_record_follows(standin, c
     switch, server = standin()
     nvue = client(server, certs)
     lines = SwitchNv(server, certs)
-    nv = cumulus_deploy.NvCli("leaf01", lines)
+    nv = NvCli("leaf01", lines)
     refused = dict(TARGET, system={"hostname": "refused"})
     with pytest.raises(cumulus_deploy.DeployError, match=r"BGP gate did not pass .*; rolled back to the previous "
                        r"configuration \(nv config apply 1 --confirm-no\)"):

@@ -12,8 +12,7 @@ the build does not render and a deploy must not take from the switch. The same c
 """
 import re
 
-from .confirm import (CliError, DeployError, NvCli, apply_confirmed, changed_by_hand, gate_wait,  # noqa: F401
-                      record_message, wait_state)  # (NvCli: the callers' name)
+from .confirm import CliError, DeployError, apply_confirmed, changed_by_hand, gate_wait, record_message, wait_state
 from .nvue_client import APPLIED, FAILED, NvueError, issue_text, merge
 
 # Paths a deploy never unsets when the target lacks them: the switch's accounts, the API the deploy talks
