@@ -175,7 +175,7 @@ def test_a_revision_the_switch_cannot_take_leaves_the_previous_one_applied_and_r
 def test_a_change_the_bgp_gate_refuses_is_rolled_back_to_the_previous_revision(deployed, tmp_path):
     """The cumulus_deploy role's BGP gate, as SONiC's: a startup.yaml that loses the leaf's aggregate-route is valid
     for NVIDIA's model and applies, but the leaf no longer announces its summary and leaks the /31s under it; the
-    gate names them and the previous configuration is put back (a new revision), sessions up again."""
+    gate names them and the previous configuration is put back (nv config apply --confirm-no), sessions up again."""
     assert deployed.returncode == 0
     plan = build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", "cumulus-lab-twin", "cumulus-lab.topology.yml")))
     _files, summary = write_switch_build(plan, LEAF, tmp_path)
@@ -192,7 +192,8 @@ def test_a_change_the_bgp_gate_refuses_is_rolled_back_to_the_previous_revision(d
     print(message)
     assert proc.returncode != 0, proc.stdout[-3000:]
     assert "summary %s is not announced" % summary in message and "leaks past summary %s" % summary in message
-    assert "rolled back to the previous configuration (revision" in message
+    # Applied with NVUE's confirm timer: the refused change is not confirmed but answered --confirm-no.
+    assert re.search(r"rolled back to the previous configuration \(nv config apply \d+ --confirm-no\)", message), message
     assert nvue.config("applied") == before and nvue.config("startup") == before
     deadline = time.monotonic() + 60
     while set(bgp_states(LEAF).values()) != {"Established"} and time.monotonic() < deadline:
