@@ -5,8 +5,6 @@
 NVUE REST API, from the controller, as the switch's own task (the flow is nos/cumulus/deploy.py)."""
 from __future__ import annotations
 
-import json
-
 from ansible.module_utils.common.parameters import remove_values
 from ansible.plugins.action import ActionBase
 
@@ -26,8 +24,11 @@ ARGUMENT_SPEC = {
     "request_timeout": {"type": "float", "default": 30.0},
     "save": {"type": "bool", "default": True},
     "release": {"type": "str"},
-    "state_file": {"type": "path"},
     "overwrite_changes": {"type": "bool", "default": False},
+    # `nv` on the switch through the connection: the apply with NVUE's confirm timer (seconds, 0: none) and the
+    # deploy's record in the switch's revision history (the hand-change guard). false: the API alone, with neither.
+    "cli": {"type": "bool", "default": True},
+    "confirm_timeout": {"type": "float", "default": 600.0},
     # The BGP gate (bgp_gate.py), over the switch's FRR through the connection: its structured config, the
     # structured configs of its BGP neighbours (what each must send), which sessions it requires, how long it waits.
     "device": {"type": "dict"},
@@ -80,6 +81,8 @@ class ActionModule(ActionBase):
 
     def _deploy(self, host, args):
         from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos.cumulus import deploy
+        from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos.cumulus.confirm import (
+            CliError as ConfirmCliError, NvCli)
         from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos.cumulus.nvue_client import (
             NvueClient, NvueError)
 
@@ -126,35 +129,35 @@ class ActionModule(ActionBase):
                             validate_certs=args["validate_certs"], ca_path=args.get("ca_path"),
                             timeout=args["request_timeout"])
         keep = deploy.DEFAULT_KEEP if args.get("keep") is None else tuple(args["keep"])
-        state_file = args.get("state_file")
-        recorded = None
-        if state_file and not args["overwrite_changes"]:
-            try:
-                with open(state_file, encoding="utf-8") as f:
-                    recorded = json.load(f).get("fingerprint")
-            except FileNotFoundError:
-                pass  # never deployed from here: nothing to compare with
-            except (OSError, ValueError) as exc:
-                return dict(out, failed=True, msg="%s: %s: %s: remove it to deploy without the check" % (host, state_file, exc))
+        if args["confirm_timeout"] < 0:
+            return dict(out, failed=True, msg="%s: confirm_timeout %s: seconds, 0 or more" % (host, args["confirm_timeout"]))
         try:
             gate = None if self._task.check_mode else self._bgp_gate(host, args)
         except ValueError as exc:
             return dict(out, failed=True, msg="%s: %s" % (host, exc))
+        cli = NvCli(host, self._nv) if args["cli"] else None
         try:
             report = deploy.deploy(client, target, check=self._task.check_mode, keep=keep, timeout=args["timeout"],
-                                   poll=args["poll"], save=args["save"], recorded=recorded, gate=gate,
-                                   gate_timeout=args["bgp_timeout"], gate_poll=args["bgp_poll"], overlay=overlay)
-        except (deploy.DeployError, NvueError) as exc:
+                                   poll=args["poll"], save=args["save"], guard=not args["overwrite_changes"], gate=gate,
+                                   gate_timeout=args["bgp_timeout"], gate_poll=args["bgp_poll"], overlay=overlay,
+                                   cli=cli, confirm=args["confirm_timeout"])
+        except (deploy.DeployError, NvueError, ConfirmCliError) as exc:
             return dict(out, failed=True, msg=str(exc))
-        if state_file and not self._task.check_mode:
-            from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.files import replace_file
-            replace_file(state_file, json.dumps({"fingerprint": report["fingerprint"]}, indent=1, sort_keys=True))
         out["changed"] = out["differs"] = report["changed"]
         if report.get("revision"):
             out["revision"] = report["revision"]
         if self._task.diff and report["changed"]:
             out["diff"] = report["diff"]
         return out
+
+    def _nv(self, line):
+        """One `nv` command line on the switch through the connection: (rc, stdout, stderr)."""
+        try:
+            res = self._low_level_execute_command(line)
+        except Exception as exc:  # noqa: BLE001 -- a connection that runs no command (httpapi): named, as a failure
+            return 255, "", "the connection could not run it (%s): reach the switch over ssh (ansible_connection), or " \
+                "set cumulus_deploy_cli=false" % exc
+        return res.get("rc", 1), res.get("stdout", ""), res.get("stderr", "")
 
     def _vtysh(self, command, queries):
         """What FRR on the switch prints for ``queries``, one vtysh call through the connection ("" when it fails:

@@ -29,7 +29,15 @@ description:
     C(bgp_gate)). It requires every session I(bgp_gate) selects Established, the switch's own announcements, and
     from each neighbour at least what its build (I(peers)) originates. Still failing after I(bgp_timeout) seconds, the
     configuration read before is put back as for a failed apply, and the task fails naming each session and prefix.
-  - With I(state_file), a switch changed since the last deploy from here is refused, untouched (see I(overwrite_changes)).
+  - With I(cli) (the default), the revision is applied through C(nv) on the switch, over the task's connection as
+    the BGP gate reads FRR, C(nv config apply <rev> -y --confirm <N>s -m <record>) (NVUE's confirm timer, documented
+    for the CLI only), and confirmed (C(--confirm-yes)) once the read-back and the BGP gate pass, or rolled back at
+    once (C(--confirm-no)) when they fail. A change that cuts the controller off from the switch is not confirmed, and the
+    switch's timer rolls it back by itself, and the task waits for the switch to answer again with the previous
+    configuration (bounded by the timer) and fails saying so.
+  - The message of each apply (C(nv config history)) is the deploy's record, a digest of the configuration it left.
+    A switch whose running configuration differs from the last record is refused untouched, naming what changed (see
+    I(overwrite_changes)); a switch with no record (factory-empty, or never deployed by this collection) is deployed.
   - The password is never returned or shown (no_log).
 options:
   startup:
@@ -90,14 +98,21 @@ options:
   release:
     description: The Cumulus Linux release whose object model checks I(startup); by default the one its header names.
     type: str
-  state_file:
+  cli:
     description:
-      - Where the deploy records a fingerprint (digests per object, no values) of the configuration it left on the switch.
-      - When it exists, a switch whose applied configuration no longer matches it (changed by hand or by another tool
-        since) is refused, naming the changed objects, and nothing is sent. Not written in check mode.
-    type: path
+      - Apply through C(nv) on the switch (the task's connection), with NVUE's confirm timer and the deploy's record in
+        the switch's revision history (the hand-change guard). false applies through the API alone, with neither (a
+        connection that runs no command).
+    type: bool
+    default: true
+  confirm_timeout:
+    description:
+      - Seconds the switch waits for the deploy to confirm an applied revision (C(nv config apply --confirm)) before it
+        rolls it back by itself. Covers the read-back and the BGP gate. 0 applies without the timer.
+    type: float
+    default: 600
   overwrite_changes:
-    description: Deploy over a configuration changed since the last deploy (the change is lost).
+    description: Deploy over a configuration changed since the last deploy (the change is lost); no history is read.
     type: bool
     default: false
   device:

@@ -2,7 +2,8 @@
 loopback with a self-signed certificate the play trusts through cumulus_deploy_ca_path, certificate checking
 left on): --check --diff shows the NVUE difference and sends nothing, a deploy applies and saves, a second one
 changes nothing, a revision NVUE refuses leaves the previous one applied, wrong credentials name the switch,
-a switch changed by hand since the last deploy is refused untouched, and the password is never printed."""
+a switch changed by hand since the last deploy (its revision history says) is refused untouched, and the password is
+never printed. The play's `nv` is nv_shim.py: the deploy applies with NVUE's confirm timer and confirms."""
 import base64
 import json
 import os
@@ -87,12 +88,28 @@ def build(tmp_path, config):
     return tmp_path / "build"
 
 
+def nv_on_path(tmp_path, switch):
+    """A PATH whose `nv` reaches the stand-in as the switch's own nv does (nv_shim.py): the deploy applies through it
+    with the confirm timer and reads the switch's history for the hand-change guard."""
+    bin_dir = tmp_path / "nv-bin"
+    bin_dir.mkdir(exist_ok=True)
+    (tmp_path / "nv-switch.json").write_text(json.dumps({"port": switch["port"], "ca": switch["ca"], "user": USER,
+                                                         "password": PASSWORD}))
+    wrapper = bin_dir / "nv"
+    shim = os.path.join(os.path.dirname(__file__), "nv_shim.py")
+    wrapper.write_text("#!/bin/sh\nexec %s %s \"$@\"\n" % (sys.executable, shim))
+    wrapper.chmod(0o755)
+    return {"PATH": "%s:%s" % (bin_dir, os.environ.get("PATH", "")), "NV_SHIM": str(tmp_path / "nv-switch.json"),
+            "NV_SHIM_MODULE_UTILS": os.path.join(ROOT, "plugins", "module_utils")}
+
+
 def play(tmp_path, switch, build_root, *args, password=PASSWORD):
     inventory = {"all": {"hosts": {HOST: {
         "ansible_connection": "local", "ansible_python_interpreter": sys.executable,
         "cumulus_deploy_api_host": "127.0.0.1", "cumulus_deploy_api_port": switch["port"],
         "cumulus_deploy_user": USER, "cumulus_deploy_password": password,
-        "cumulus_deploy_ca_path": switch["ca"], "cumulus_deploy_poll": 0.1, "cumulus_deploy_apply_timeout": 30}}}}
+        "cumulus_deploy_ca_path": switch["ca"], "cumulus_deploy_poll": 0.1, "cumulus_deploy_apply_timeout": 30,
+        "cumulus_deploy_confirm_timeout": 20}}}}
     (tmp_path / "hosts.yml").write_text(yaml.safe_dump(inventory))
     (tmp_path / "play.yml").write_text("""- hosts: all
   gather_facts: false
@@ -103,7 +120,7 @@ def play(tmp_path, switch, build_root, *args, password=PASSWORD):
         cumulus_deploy_expected_role: backend_leaf
 """ % build_root)
     env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"), ANSIBLE_NOCOLOR="1",
-               ANSIBLE_FORCE_COLOR="0", ANSIBLE_INVENTORY_ENABLED="yaml")
+               ANSIBLE_FORCE_COLOR="0", ANSIBLE_INVENTORY_ENABLED="yaml", **nv_on_path(tmp_path, switch))
     proc = subprocess.run([os.path.join(BIN, "ansible-playbook"), "-i", str(tmp_path / "hosts.yml"),
                            str(tmp_path / "play.yml")] + list(args), cwd=ROOT, env=env, check=False,
                           capture_output=True, text=True, timeout=300)

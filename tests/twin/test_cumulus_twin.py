@@ -16,6 +16,14 @@ operator runs against inventories/cumulus-lab-twin:
 - drain.yml and undrain.yml of a spine under traffic: one NVUE revision each, adding or taking away only the drain;
 - tenants.yml on the Cumulus rail leaves (ACL mode): isolate, move a server, read the assignment back from the leaves;
 - tenants.yml in VRF mode: a VRF per tenant takes over from the ACLs, a server moves, ACL mode takes over again;
+- a build moving a leaf's eth0 off the management address the controller knows: the switch's NVUE API stops answering
+  after the apply (nv config apply --confirm 8s), the deploy cannot confirm, and the switch's confirm timer puts the
+  previous configuration back by itself (eth0's address, the API, `nv config history` showing the rollback); the
+  play says the timer rolled it back;
+- the hand-change guard reads the switch's history (the deploy's record is each apply's message): a change made with
+  nv is refused by deploy.yml from a fresh build directory (an AWX job: no file of an earlier run), naming the changed
+  object, until cumulus_deploy_overwrite_changes; the first deploy of the module, onto switches booted empty (no
+  record), needs no override;
 - a switch emptied as from the factory runs its ZTP script (nv config patch, apply, save) and comes up as planned;
 - teardown leaves nothing (namespaces, FRR pathspaces, the NVUE API process, nv).
 
@@ -167,7 +175,7 @@ def test_a_revision_the_switch_cannot_take_leaves_the_previous_one_applied_and_r
 def test_a_change_the_bgp_gate_refuses_is_rolled_back_to_the_previous_revision(deployed, tmp_path):
     """The cumulus_deploy role's BGP gate, as SONiC's: a startup.yaml that loses the leaf's aggregate-route is valid
     for NVIDIA's model and applies, but the leaf no longer announces its summary and leaks the /31s under it; the
-    gate names them and the previous configuration is put back (a new revision), sessions up again."""
+    gate names them and the previous configuration is put back (nv config apply --confirm-no), sessions up again."""
     assert deployed.returncode == 0
     plan = build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", "cumulus-lab-twin", "cumulus-lab.topology.yml")))
     _files, summary = write_switch_build(plan, LEAF, tmp_path)
@@ -184,7 +192,8 @@ def test_a_change_the_bgp_gate_refuses_is_rolled_back_to_the_previous_revision(d
     print(message)
     assert proc.returncode != 0, proc.stdout[-3000:]
     assert "summary %s is not announced" % summary in message and "leaks past summary %s" % summary in message
-    assert "rolled back to the previous configuration (revision" in message
+    # Applied with NVUE's confirm timer: the refused change is not confirmed but answered --confirm-no.
+    assert re.search(r"rolled back to the previous configuration \(nv config apply \d+ --confirm-no\)", message), message
     assert nvue.config("applied") == before and nvue.config("startup") == before
     deadline = time.monotonic() + 60
     while set(bgp_states(LEAF).values()) != {"Established"} and time.monotonic() < deadline:
@@ -307,7 +316,6 @@ def test_a_rolling_deploy_drains_each_spine_it_changes_and_loses_nothing(clean, 
 
     plan = clean
     spines = sorted(d.name for d in plan.devices if d.role == "backend_spine")
-    state_dir = os.path.join(lab, "state", CLUSTER, "nvue")
     before = {}
     for spine in spines:
         directory = tmp_path / spine
@@ -318,11 +326,9 @@ def test_a_rolling_deploy_drains_each_spine_it_changes_and_loses_nothing(clean, 
         rid = re.search(r'router-id: "([\d.]+)"', text).group(1)
         startup.write_text(text.replace('router-id: "%s"' % rid, 'router-id: "%s"' % OTHER_ROUTER_ID))
         before[spine] = client(spine).config("applied")
-        # The same state file as deploy.yml's, so the deploy below finds the switch as this deploy left it.
-        assert os.path.exists(os.path.join(state_dir, spine + ".json"))
+        # The deploy's record is in the switch's history, so the deploy below finds the switch as this one left it.
         proc = playbook(deploy_one_play(directory, spine, "gpucluster.fabric.cumulus_deploy", {
-            "cumulus_deploy_build_root": str(directory), "cumulus_deploy_drain": False,
-            "cumulus_deploy_state_file": os.path.join(state_dir, spine + ".json")}))
+            "cumulus_deploy_build_root": str(directory), "cumulus_deploy_drain": False}))
         assert proc.returncode == 0, proc.stdout[-3000:]
         assert "changed without a drain: cumulus_deploy_drain is false" in proc.stdout
         assert "192.0.2.1" in json.dumps(client(spine).config("applied"))
@@ -386,10 +392,75 @@ def test_drain_yml_and_undrain_yml_shift_a_spine_through_nvue_and_lose_nothing(c
     # drain's route-map only, BFD untouched), and not one echo was lost.
     assert dropped(SPINE) == resets
     assert flow.lost == 0, flow.report()
-    # The deploy's state file followed both revisions: deploy.yml finds the spine as its build, not changed by hand.
+    # Each revision's apply message is the deploy's record (nv config history): deploy.yml finds the spine as its
+    # build, not changed by hand.
     out = playbook("deploy.yml", "-e", "build_dir=%s" % lab, "--limit", "nos_cumulus")
     assert out.returncode == 0, out.stdout[-3000:]
     assert {h: n for h, n in recap(out.stdout).items() if n} == {}
+
+
+def history(host):
+    proc = nv(host, "config", "history", "-o", "json")
+    assert proc.returncode == 0, proc.stderr
+    return list(json.loads(proc.stdout).values())
+
+
+def test_a_change_cutting_the_management_access_is_rolled_back_by_the_switchs_confirm_timer(clean, lab, tmp_path):
+    """A build moving a leaf's eth0 off the management address the controller knows: the apply (nv config apply
+    --confirm 8s) takes the address off eth0 and the switch's NVUE API stops answering; the deploy cannot confirm,
+    and the switch's timer puts the previous revision back by itself: eth0 holds its address again, the API answers,
+    `nv config history` shows the rollback, and the play says the confirm timer rolled the change back."""
+    leaf = "cumuluslab-r0-leaf02"
+    before = client(leaf).config("applied")
+    write_switch_build(clean, leaf, tmp_path)
+    startup = tmp_path / "devices" / leaf / "startup.yaml"
+    text = startup.read_text()
+    found = re.search(r"      eth0:\n(?:.*\n)*?\s+(\d+\.\d+\.\d+)\.(\d+)/(\d+): \{\}", text)
+    address = "%s.%s/%s" % found.groups()
+    moved = "%s.%d/%s" % (found.group(1), (int(found.group(2)) + 100) % 250 + 1, found.group(3))
+    startup.write_text(text.replace(address + ": {}", moved + ": {}"))
+    started = time.monotonic()
+    proc = playbook(deploy_one_play(tmp_path, leaf, "gpucluster.fabric.cumulus_deploy", {
+        "cumulus_deploy_build_root": str(tmp_path), "cumulus_deploy_drain": False,
+        "cumulus_deploy_confirm_timeout": 8, "cumulus_deploy_poll": 0.5}))
+    print("cut and rolled back by the switch in %.1f s" % (time.monotonic() - started))
+    assert proc.returncode != 0
+    assert re.search(r"%s: lost the switch after applying NVUE revision \d+ \(.*\); not confirmed, the switch's "
+                     r"confirm timer \(8s\) rolled it back to the previous configuration" % leaf, proc.stdout), \
+        proc.stdout[-3000:]
+    assert client(leaf).config("applied") == before
+    eth0 = json.loads(subprocess.run(["ip", "-n", leaf, "-j", "-4", "addr", "show", "dev", "eth0"], capture_output=True,
+                                     text=True, check=True).stdout)[0]["addr_info"]
+    assert ["%s/%s" % (a["local"], a["prefixlen"]) for a in eth0] == [address]
+    last = history(leaf)[-2:]
+    assert [(e["state"], e["method"]) for e in last] == [("confirm_fail", "CLI"), ("applied", "rollback")], last
+    assert failures(clean, include=["bgp_sessions"], until=lambda f: not f, timeout=60) == {}
+
+
+def test_the_hand_change_guard_reads_the_switchs_history_even_without_controller_state(clean, lab, tmp_path):
+    """A change made on a leaf with nv (nv config patch, nv config apply) after the deploy: deploy.yml from a fresh
+    build directory (as an AWX job, with no file of an earlier run) refuses the leaf untouched, naming what changed;
+    with cumulus_deploy_overwrite_changes it puts the build back, and a deploy then changes nothing."""
+    leaf = "cumuluslab-r0-leaf02"
+    change = tmp_path / "by-hand.yaml"
+    change.write_text("- set:\n    system:\n      message:\n        pre-login: changed by hand\n")
+    assert nv(leaf, "config", "patch", str(change)).returncode == 0
+    applied_by_hand = nv(leaf, "config", "apply", "-y")
+    assert applied_by_hand.returncode == 0, applied_by_hand.stderr
+    by_hand = client(leaf).config("applied")
+    assert history(leaf)[-1]["message"] == ""
+    fresh = tmp_path / "awx-build"
+    out = playbook("deploy.yml", "-e", "build_dir=%s" % fresh, "--limit", leaf)
+    assert out.returncode != 0
+    assert "%s: the configuration running on the switch changed since the last deploy (system.message), by hand" \
+        % leaf in out.stdout, out.stdout[-3000:]
+    assert client(leaf).config("applied") == by_hand
+    put_back = playbook("deploy.yml", "-e", "build_dir=%s" % lab, "--limit", leaf, "-e",
+                        "cumulus_deploy_overwrite_changes=true")
+    assert put_back.returncode == 0, put_back.stdout[-3000:]
+    assert "pre-login" not in json.dumps(client(leaf).config("applied"))
+    again = playbook("deploy.yml", "-e", "build_dir=%s" % lab, "--limit", leaf)
+    assert again.returncode == 0 and {h: n for h, n in recap(again.stdout).items() if n} == {}, again.stdout[-3000:]
 
 
 # Last in the module: it leaves the fabric isolated, which the fault corpus above does not expect.

@@ -69,7 +69,7 @@ def test_nv_creates_patches_applies_and_saves_a_revision(api):
 
 def test_nv_reports_the_api_refusal_and_bad_credentials(api):
     _switch, client, cert, server = api
-    with pytest.raises(nv_api.ApiError, match=r"leaf01: GET /nvue_v1/revision/nosuch: 404 .*does not exist"):
+    with pytest.raises(nv_api.ApiError, match=r"leaf01: GET /nvued/api/revision/nosuch: 404 .*does not exist"):
         client.revision("nosuch")
     stranger = nv_api.Api("leaf01", "127.0.0.1", server.port, USER, "wrong", cert)
     with pytest.raises(nv_api.ApiError, match=r": 401 "):

@@ -376,3 +376,23 @@ def test_nv_show_mlag_and_bond_take_the_operational_view(tmp_path, monkeypatch, 
     assert json.loads(capsys.readouterr().out)["status"] == "dual"
     assert nv_cli.main(["show", "interface", "swp2", "bond", "-o", "json"]) == 1
     assert "operational view is not modelled" in capsys.readouterr().err
+
+
+def test_nv_config_diff_and_the_confirm_time_as_nvue_reads_them():
+    from gpufabric.twin.emulators.cumulus import nv_cli, nv_config, nvue_confirm
+
+    before = {"system": {"hostname": "a", "message": {"pre-login": "x"}}, "interface": {"lo": {"type": "loopback"}}}
+    after = {"system": {"hostname": "b"}, "interface": {"lo": {"type": "loopback"}, "swp1": {"type": "swp"}}}
+    assert nv_config.diff_documents(before, after) == [
+        {"unset": {"system": {"message": None}}},
+        {"set": {"system": {"hostname": "b"}, "interface": {"swp1": {"type": "swp"}}}}]
+    assert nv_config.diff_documents(after, after) == []
+    assert [nvue_confirm.confirm_seconds(t) for t in ("30s", "5m", "1h", "60")] == [30, 300, 3600, 3600]
+    for bad in ("0s", "soon", "-5"):
+        with pytest.raises(ValueError, match="--confirm"):
+            nvue_confirm.confirm_seconds(bad)
+    opts, _which, words = nv_cli._options(["config", "apply", "7", "-y", "--confirm", "30s", "-m", "why"])
+    assert words == ["config", "apply", "7"] and opts["confirm"] == "30s" and opts["message"] == "why" and opts["yes"]
+    opts, _which, words = nv_cli._options(["config", "apply", "--confirm", "-y"])
+    assert opts["confirm"] == "10m" and words == ["config", "apply"]
+    assert nv_cli._options(["config", "apply", "7", "--confirm-yes"])[0]["confirm_answer"] == "yes"

@@ -2,6 +2,7 @@
 (nos/cumulus/deploy.py, nvue_client.py), on a real HTTPS server on loopback: what NVIDIA's guide says the
 API does, and a deploy that either takes effect whole or leaves the previous configuration running."""
 import copy
+import functools
 import json
 import ssl
 import time
@@ -12,6 +13,7 @@ import pytest
 import yaml
 
 from gpufabric.nos.cumulus import deploy as cumulus_deploy
+from gpufabric.nos.cumulus.confirm import NvCli
 from gpufabric.nos.cumulus.nvue_client import NvueClient, NvueError
 from gpufabric.twin.emulators.cumulus import nvue_api, nvue_http
 
@@ -245,8 +247,8 @@ def test_an_apply_the_switch_cannot_take_fails_and_the_previous_stays(standin, c
 class DriftingSwitch(nvue_api.NvueSwitch):
     """A switch whose applied configuration ends up other than the revision asked for (after its first apply)."""
 
-    def _apply(self, revision, answer):
-        super()._apply(revision, answer)
+    def _apply(self, revision, answer, *how):
+        super()._apply(revision, answer, *how)
         with self.lock:
             if revision.state == "applied" and revision.id == "1":
                 self.applied["system"]["hostname"] = "renamed-by-something"
@@ -285,21 +287,132 @@ def test_target_of_a_startup_file():
         cumulus_deploy.target_of([{"unset": {}}], "a")
 
 
+class SwitchNv:
+    """`nv` on the stand-in's switch, as the deploy runs it through the connection: the lines confirm.NvCli sends,
+    carried out with the emulator's own nv client (nv_api.py, the route the twin's nv takes)."""
+
+    def __init__(self, server, certs):
+        from gpufabric.twin.emulators.cumulus.nv_api import Api
+
+        self.api = Api("leaf01", "127.0.0.1", server.port, USER, PASSWORD, certs[0])
+        self.lines = []
+
+    def __call__(self, line):
+        import shlex
+
+        self.lines.append(line)
+        words = shlex.split(line)[1:]
+        try:
+            if words == ["config", "history", "-o", "json"]:
+                return 0, json.dumps(self.api.history()), ""
+            rev, rest = words[2], words[3:]
+            if rest in (["--confirm-yes"], ["--confirm-no"]):
+                self.api.confirm(rev, rest == ["--confirm-yes"])
+                return 0, "", ""
+            message = rest[rest.index("-m") + 1]
+            confirm = float(rest[rest.index("--confirm") + 1].rstrip("s")) if "--confirm" in rest else None
+            view = self.api.apply(rev, timeout=5, poll=0.02, confirm=confirm, message=message)
+            return (0, "", "") if view.get("state") in ("applied", "confirm") else (1, "", view.get("state"))
+        except Exception as exc:  # noqa: BLE001 -- what nv prints when it fails
+            return 1, "", str(exc)
+
+
 def test_a_switch_changed_since_the_last_deploy_is_refused_untouched(standin, certs):
+    """The record is the apply message in the switch's history: a second deploy is guarded with no file of the
+    controller, a change by hand is refused naming what changed, and a switch with no record deploys."""
     switch, server = standin()
     nvue = client(server, certs)
-    recorded = cumulus_deploy.deploy(nvue, TARGET, poll=0.02)["fingerprint"]
-    assert cumulus_deploy.deploy(nvue, TARGET, poll=0.02, recorded=recorded) == \
-        dict(cumulus_deploy.deploy(nvue, TARGET, poll=0.02), changed=False)
+    nv = NvCli("leaf01", SwitchNv(server, certs))
+    assert cumulus_deploy.deploy(nvue, TARGET, poll=0.02, cli=nv, confirm=30)["changed"]
+    entry = list(switch.history_view().values())[-1]
+    assert entry["message"].startswith("gpucluster.fabric deploy sha256=") and entry["state"] == "applied"
+    assert entry["method"] == "CLI" and switch.confirm_status() is None     # confirmed
+    assert "10.0.0.12" not in entry["message"]      # a digest, no values
+    assert cumulus_deploy.deploy(nvue, TARGET, poll=0.02, cli=nv)["changed"] is False
     rev = nvue.create_revision()
     nvue.patch(rev, {"interface": {"lo": {"ip": {"address": {"10.99.0.1/32": {}}}}}})
     nvue.apply(rev, timeout=5, poll=0.02)
     by_hand = nvue.config("applied")
     with pytest.raises(cumulus_deploy.DeployError, match=r"^leaf01: the configuration running on the switch changed "
                        r"since the last deploy \(interface.lo\), by hand"):
-        cumulus_deploy.deploy(nvue, TARGET, poll=0.02, recorded=recorded)
-    assert nvue.config("applied") == by_hand and sorted(switch.revisions) == ["1", "2"]   # no revision made
-    assert "10.99.0.1" not in json.dumps(recorded)     # digests only, no values
+        cumulus_deploy.deploy(nvue, TARGET, poll=0.02, cli=nv)
+    assert nvue.config("applied") == by_hand and "3" not in switch.revisions   # no revision made
+    assert cumulus_deploy.deploy(nvue, TARGET, poll=0.02, cli=nv, guard=False)["changed"]     # told to overwrite
+
+
+def test_the_confirm_timer_is_the_clis_only_and_rolls_back_on_no(standin, certs):
+    """The public API takes no confirm (the guide gives it to the CLI only); nv's apply with confirm waits in state
+    confirm, a second apply meanwhile is refused, and --confirm-no puts the previous configuration back at once."""
+    from gpufabric.twin.emulators.cumulus.nv_api import Api
+
+    switch, server = standin()
+    nvue = client(server, certs)
+    rev = nvue.create_revision()
+    nvue.patch(rev, {"system": {"hostname": "renamed"}})
+    with pytest.raises(NvueError, match="unknown key"):
+        nvue.request("PATCH", "/revision/%s" % rev, body={"state": "apply", "confirm": 30})
+    nv = Api("leaf01", "127.0.0.1", server.port, USER, PASSWORD, certs[0])
+    assert nv.apply(rev, timeout=5, poll=0.02, confirm=30, message="mine")["state"] == "confirm"
+    assert nvue.config("applied")["system"]["hostname"] == "renamed" and 0 < switch.confirm_status() <= 30
+    other = nvue.create_revision()
+    with pytest.raises(NvueError, match="waiting for confirmation"):
+        nvue.request("PATCH", "/revision/%s" % other, body={"state": "apply", "auto-prompt": {"ays": "ays_yes"}})
+    nv.confirm(rev, False)
+    assert nvue.config("applied") == BASE and nvue.revision(rev)["state"] == "confirm_no"
+    assert [(e["message"], e["state"], e["method"]) for e in nv.history().values()] == [
+        ("mine", "confirm_no", "CLI"), ("rolled back: revision %s confirmed no" % rev, "applied", "rollback")]
+
+
+def test_the_guard_reads_the_last_kept_record():
+    from gpufabric.nos.cumulus import confirm
+
+    applied = {"system": {"hostname": "a"}, "interface": {"lo": {"type": "loopback"}}}
+    mine = {"message": confirm.record_message(applied), "rev-id": "4", "state": "applied"}
+    guard = functools.partial(confirm.changed_by_hand, fingerprint=cumulus_deploy.fingerprint,
+                              changed_since=cumulus_deploy.changed_since)
+    assert guard({}, {}, lambda rev: None) == []                         # factory-empty: no record, deployed
+    assert guard({"1": mine}, applied, lambda rev: None) == []
+    # A rolled-back apply of the deploy's (confirm timer) is not the record; the one before it is.
+    lost = dict(mine, message=confirm.record_message({"other": {}}), state="confirm_fail", **{"rev-id": "5"})
+    back = {"message": "rolled back", "rev-id": "4", "state": "applied", "method": "rollback"}
+    assert guard({"1": mine, "2": lost, "3": back}, applied, lambda rev: None) == []
+    changed = dict(applied, system={"hostname": "b"})
+    by_hand = {"rev-id": "6", "state": "applied", "user": "cumulus", "method": "CLI", "date": "d"}
+    assert guard({"1": mine, "2": by_hand}, changed, lambda rev: applied if rev == "4" else None) == ["system.hostname"]
+    assert guard({"1": mine, "2": by_hand}, changed, lambda rev: None) == ["revision 6 (d, CLI by cumulus)"]
+    # No empty path, whatever the configurations: a factory-empty one has no object to record.
+    assert cumulus_deploy.fingerprint({}) == {}
+    assert "" not in cumulus_deploy.changed_since(cumulus_deploy.fingerprint({}), applied)
+
+
+def test_a_change_that_cuts_the_management_access_is_rolled_back_by_the_confirm_timer(standin, certs):
+    """A target moving eth0 off the address the controller knows: the API stops answering after the apply, the
+    deploy cannot confirm, the switch's timer puts the previous configuration back by itself (history shows it),
+    and the deploy says so once the switch answers again."""
+    from gpufabric.twin.emulators.cumulus import mgmt
+
+    switch, server = standin()
+    switch.reachable = lambda: mgmt.reachable(switch.applied, ["192.168.200.11/24"])
+    nvue = client(server, certs)
+    nv = NvCli("leaf01", SwitchNv(server, certs))
+    cut = copy.deepcopy(TARGET)
+    cut["interface"]["eth0"] = {"type": "eth", "ip": {"address": {"192.168.201.11/24": {}}}}
+    started = time.monotonic()
+    with pytest.raises(cumulus_deploy.DeployError, match=r"^leaf01: lost the switch after applying NVUE revision 1 .*"
+                       r"the switch's confirm timer \(2s\) rolled it back to the previous configuration"):
+        cumulus_deploy.deploy(nvue, cut, poll=0.05, cli=nv, confirm=2)
+    assert time.monotonic() - started < 30
+    assert nvue.config("applied") == BASE and switch.revisions["1"].state == "confirm_fail"
+    entries = list(switch.history_view().values())
+    assert [(e["rev-id"], e["state"], e["method"]) for e in entries] == [("1", "confirm_fail", "CLI"),
+                                                                         ("empty", "applied", "rollback")]
+    # The same change with the access kept is confirmed and stays.
+    kept = copy.deepcopy(cut)
+    kept["interface"]["eth0"]["ip"]["address"] = {"192.168.200.11/24": {}}
+    assert cumulus_deploy.deploy(nvue, kept, poll=0.05, cli=nv, confirm=2)["changed"]
+    # Confirmed: no timer left that could roll it back, and the revision is applied.
+    assert switch.confirm_status() is None and switch.revisions["2"].state == "applied"
+    assert nvue.config("applied")["interface"]["eth0"] == kept["interface"]["eth0"]
 
 
 def test_a_change_the_bgp_gate_refuses_is_rolled_back_before_the_save(standin, certs):
@@ -322,6 +435,29 @@ def test_a_change_the_bgp_gate_refuses_is_rolled_back_before_the_save(standin, c
     answers = [["session 10.16.0.0 (spine01) is Connect"], []]
     done = cumulus_deploy.deploy(nvue, TARGET, poll=0.02, gate=lambda: answers.pop(0), gate_timeout=5, gate_poll=0.02)
     assert done["changed"] and not answers and nvue.config("startup") == nvue.config("applied") != BASE
+
+
+def test_through_nv_a_refused_change_goes_back_and_the_record_follows(standin, certs):
+    """Through nv: with the confirm timer the gate's refusal answers --confirm-no; without one, a rollback revision
+    carries the deploy's record. Either way the next deploy finds the switch as the deploy left it, not changed by
+    hand, and deploys."""
+    switch, server = standin()
+    nvue = client(server, certs)
+    lines = SwitchNv(server, certs)
+    nv = NvCli("leaf01", lines)
+    refused = dict(TARGET, system={"hostname": "refused"})
+    with pytest.raises(cumulus_deploy.DeployError, match=r"BGP gate did not pass .*; rolled back to the previous "
+                       r"configuration \(nv config apply 1 --confirm-no\)"):
+        cumulus_deploy.deploy(nvue, refused, poll=0.02, gate=lambda: ["down"], gate_timeout=0.1, gate_poll=0.02,
+                              cli=nv, confirm=30)
+    assert nvue.config("applied") == BASE and any("--confirm-no" in line for line in lines.lines)
+    assert cumulus_deploy.deploy(nvue, TARGET, poll=0.02, cli=nv, confirm=30)["changed"]
+    with pytest.raises(cumulus_deploy.DeployError, match=r"; rolled back to the previous configuration \(revision 4\)"):
+        cumulus_deploy.deploy(nvue, refused, poll=0.02, gate=lambda: ["down"], gate_timeout=0.1, gate_poll=0.02,
+                              cli=nv, confirm=0)
+    assert nvue.config("applied")["system"]["hostname"] == "leaf01"
+    assert list(switch.history_view().values())[-1]["message"].startswith("gpucluster.fabric deploy sha256=")
+    assert cumulus_deploy.deploy(nvue, TARGET, poll=0.02, cli=nv)["changed"] is False     # not "changed by hand"
 
 
 def test_the_drain_step_adds_only_the_drain_to_what_runs_and_a_failed_change_goes_back_to_it(standin, certs):

@@ -12,16 +12,13 @@ the build does not render and a deploy must not take from the switch. The same c
 """
 import re
 
+from .confirm import CliError, DeployError, apply_confirmed, changed_by_hand, gate_wait, record_message, wait_state
 from .nvue_client import APPLIED, FAILED, NvueError, issue_text, merge
 
 # Paths a deploy never unsets when the target lacks them: the switch's accounts, the API the deploy talks
 # through, its certificates and NVUE's own config settings.
 DEFAULT_KEEP = ("system.aaa", "system.api", "system.security", "system.config")
 _RELEASE = re.compile(r"(\d+\.\d+)")
-
-
-class DeployError(Exception):
-    """A deploy that did not go through; the message names the switch, NVUE's words and what now runs."""
 
 
 def load_documents(text):
@@ -127,6 +124,8 @@ def fingerprint(config, depth=2):
     out = {}
 
     def walk(node, keys):
+        if not keys and node == {}:
+            return          # an empty configuration (a factory-empty switch) has no object to record
         if len(keys) == depth or not isinstance(node, dict) or not node:
             out[".".join(keys)] = hashlib.sha256(json.dumps(node, sort_keys=True).encode()).hexdigest()[:16]
             return
@@ -149,11 +148,19 @@ def yaml_text(config):
     return yaml.safe_dump([{"set": config}] if config else [], sort_keys=True, default_flow_style=False)
 
 
-def _rollback(client, snapshot, timeout, poll, save):
-    """Put ``snapshot`` back as the applied (and saved) configuration; returns the rollback's revision."""
+def _rollback(client, snapshot, timeout, poll, save, cli=None):
+    """Put ``snapshot`` back as the applied (and saved) configuration; returns the rollback's revision. Through
+    ``cli`` (`nv`), the apply carries the deploy's record of it, so the next deploy finds the switch as left."""
     rev = client.create_revision()
     client.replace(rev, snapshot)
-    view = client.apply(rev, timeout, poll)
+    if cli is not None:
+        try:
+            cli.apply(rev, 0, record_message(snapshot))
+        except CliError as exc:
+            raise NvueError(str(exc)) from None
+        view = wait_state(client, rev, APPLIED | FAILED, timeout, poll)
+    else:
+        view = client.apply(rev, timeout, poll)
     if view.get("state") not in APPLIED:
         raise NvueError("%s: rollback revision %s ended %s: %s" % (client.hostname, rev, view.get("state"), issue_text(view)))
     if client.config("applied") != snapshot:
@@ -176,38 +183,74 @@ def _wait_for(read, want, timeout, poll):
         time.sleep(poll)
 
 
-def _gate_wait(gate, timeout, poll):
-    """The BGP gate's problems once it passed ([]) or, after ``timeout`` seconds, the last ones it found."""
-    import time
+def _guard(client, cli, applied):
+    """Refuse a switch changed since the last deploy its revision history records (nv config history)."""
+    def config_of(rev):
+        try:
+            return client.config(rev) if rev else None
+        except NvueError:
+            return None     # a revision the switch no longer keeps: the applies since are named instead
+    changed = changed_by_hand(cli.history(), applied, config_of, fingerprint, changed_since)
+    if changed:
+        raise DeployError("%s: the configuration running on the switch changed since the last deploy (%s%s), by "
+                          "hand or by another tool; nothing sent: put the change in the spec, or set "
+                          "cumulus_deploy_overwrite_changes=true to replace it with the build"
+                          % (client.hostname, ", ".join(changed[:8]),
+                             " and %d more" % (len(changed) - 8) if len(changed) > 8 else ""))
 
-    deadline = time.monotonic() + timeout
-    while True:
-        found = gate()
-        if not found or time.monotonic() >= deadline:
-            return found
-        time.sleep(poll)
+
+def _check_after(client, desired, rev, gate, gate_timeout, gate_poll):
+    """The read-back and the BGP gate after an apply: a problem, or None."""
+    if client.config("applied") != desired:
+        return "NVUE revision %s is applied but the applied configuration differs from the target" % rev
+    found = gate_wait(gate, gate_timeout, gate_poll) if gate is not None else []
+    if found:
+        return "NVUE revision %s is applied but the BGP gate did not pass within %ss: %s" % (
+            rev, gate_timeout, "; ".join(found[:6]) + ("; and %d more" % (len(found) - 6) if len(found) > 6 else ""))
+    return None
 
 
-def deploy(client, target, check=False, keep=DEFAULT_KEEP, timeout=180.0, poll=2.0, save=True, recorded=None,
-           gate=None, gate_timeout=180.0, gate_poll=10.0, overlay=None):
+def _apply(client, rev, desired, applied, opts):
+    """Apply the patched revision: through `nv` with the confirm timer and the deploy's record when ``opts["cli"]``,
+    else through the API; then the read-back, the BGP gate and the save. A problem, or None."""
+    timeout, poll = opts["timeout"], opts["poll"]
+
+    def check_after():
+        return _check_after(client, desired, rev, opts["gate"], opts["gate_timeout"], opts["gate_poll"])
+    if opts["cli"] is not None:
+        problem = apply_confirmed(client, opts["cli"], rev, desired, applied, opts["confirm"], timeout, poll,
+                                  check_after)
+    else:
+        view = client.apply(rev, timeout, poll)
+        state = view.get("state")
+        if state not in APPLIED:
+            how = "did not end within %ss (state %s)" % (timeout, state) if state not in FAILED else state
+            problem = "NVUE revision %s %s: %s" % (rev, how, issue_text(view))
+        else:
+            problem = check_after()
+    if problem is None and opts["save"]:
+        client.save()
+        if not _wait_for(lambda: client.config("startup"), desired, timeout, poll):
+            problem = "NVUE revision %s is applied but the startup configuration did not follow (nv config save)" % rev
+    return problem
+
+
+def deploy(client, target, check=False, keep=DEFAULT_KEEP, timeout=180.0, poll=2.0, save=True, guard=True,
+           gate=None, gate_timeout=180.0, gate_poll=10.0, overlay=None, cli=None, confirm=0.0):
     """Bring the switch behind ``client`` to ``target`` (a configuration: the merged `set` documents).
-    ``recorded``: the fingerprint the last deploy left; a switch changed since is refused, untouched.
+    ``cli``: `nv` on the switch (confirm.NvCli), through which the revision is applied with NVUE's confirm timer of
+    ``confirm`` seconds (0: none) and the deploy's record; with ``guard``, a switch changed since the last deploy
+    its history records is refused, untouched. None: applied through the API, with neither.
     ``gate``: the BGP gate, a callable returning its problems (bgp_gate.deploy_gate over the switch's FRR), asked
     after the apply every ``gate_poll`` seconds until it has none; still some after ``gate_timeout``: the previous
-    configuration is put back, as for a failed apply. The save comes after it.
+    configuration is put back (``--confirm-no``, or a rollback revision). The save comes after it.
     ``overlay``: a merge patch; when given, the target is the applied configuration with it merged in (``target``
     is then not used), as for the drain before a change: what runs, plus the drain.
-    Returns a dict: changed, revision, diff (before/after YAML), fingerprint (of what now runs).
-    Raises DeployError with the whole story."""
+    Returns a dict: changed, revision, diff (before/after YAML). Raises DeployError with the whole story."""
     host = client.hostname
     applied = client.config("applied")
-    if recorded:
-        changed = changed_since(recorded, applied)
-        if changed:
-            raise DeployError("%s: the configuration running on the switch changed since the last deploy (%s%s), by "
-                              "hand or by another tool; nothing sent: put the change in the spec, or set "
-                              "cumulus_deploy_overwrite_changes=true to replace it with the build"
-                              % (host, ", ".join(changed[:8]), " and %d more" % (len(changed) - 8) if len(changed) > 8 else ""))
+    if cli is not None and guard:
+        _guard(client, cli, applied)
     if overlay is not None:
         target = merge(applied, overlay)
     desired = with_kept(target, applied, keep)
@@ -216,7 +259,6 @@ def deploy(client, target, check=False, keep=DEFAULT_KEEP, timeout=180.0, poll=2
                                                      "before_header": "%s (NVUE applied)" % host,
                                                      "after_header": "%s (build)" % host}}
     if patch is None or check:
-        result["fingerprint"] = fingerprint(applied)
         return result
     rev = client.create_revision()
     result["revision"] = rev
@@ -229,30 +271,15 @@ def deploy(client, target, check=False, keep=DEFAULT_KEEP, timeout=180.0, poll=2
             pass  # an unused pending revision changes nothing; the refusal is what the operator needs
         raise DeployError("%s; revision %s was not applied, the previous configuration is still running"
                           % (exc, rev)) from None
-    problem = None
-    view = client.apply(rev, timeout, poll)
-    state = view.get("state")
-    if state not in APPLIED:
-        how = "did not end within %ss (state %s)" % (timeout, state) if state not in FAILED else state
-        problem = "NVUE revision %s %s: %s" % (rev, how, issue_text(view))
-    elif client.config("applied") != desired:
-        problem = "NVUE revision %s is applied but the applied configuration differs from the target" % rev
-    else:
-        found = _gate_wait(gate, gate_timeout, gate_poll) if gate is not None else []
-        if found:
-            problem = "NVUE revision %s is applied but the BGP gate did not pass within %ss: %s" % (
-                rev, gate_timeout, "; ".join(found[:6]) + ("; and %d more" % (len(found) - 6) if len(found) > 6 else ""))
-        elif save:
-            client.save()
-            if not _wait_for(lambda: client.config("startup"), desired, timeout, poll):
-                problem = "NVUE revision %s is applied but the startup configuration did not follow (nv config save)" % rev
+    problem = _apply(client, rev, desired, applied, {"cli": cli, "confirm": confirm, "timeout": timeout, "poll": poll,
+                                                     "gate": gate, "gate_timeout": gate_timeout,
+                                                     "gate_poll": gate_poll, "save": save})
     if problem is None:
-        result["fingerprint"] = fingerprint(desired)
         return result
     if client.config("applied") == applied:
         raise DeployError("%s: %s; the previous configuration is still applied" % (host, problem))
     try:
-        back = _rollback(client, applied, timeout, poll, save)
+        back = _rollback(client, applied, timeout, poll, save, cli)
     except NvueError as exc:
         raise DeployError("%s: %s; ROLLBACK FAILED: %s" % (host, problem, exc)) from None
     raise DeployError("%s: %s; rolled back to the previous configuration (revision %s)" % (host, problem, back))

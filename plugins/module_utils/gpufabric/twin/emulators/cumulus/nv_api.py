@@ -10,10 +10,13 @@ import ssl
 import time
 import urllib.parse
 
-ROOT = "/nvue_v1"
+ROOT = "/nvued/api"     # nv reaches nvued on the switch itself (nvue_http.py), not over the management network
+NV = "/nvued"
 # The states a revision ends an apply in (NVUE API chapter: applied, or one of its failures).
 DONE = frozenset(("applied", "applied_and_saved", "invalid", "ays_fail", "ays_no", "apply_fail", "apply_error",
                   "ignore_fail", "confirm_fail", "confirm_no"))
+# An apply with --confirm ends its first part waiting for confirmation.
+CONFIRMING = "confirm"
 APPLIED = frozenset(("applied", "applied_and_saved"))
 YES = {"ays": "ays_yes"}
 
@@ -28,8 +31,8 @@ class Api:
         self._auth = "Basic " + base64.b64encode(("%s:%s" % (user, password)).encode()).decode()
         self._tls = ssl.create_default_context(cafile=ca_file)
 
-    def call(self, method, path, body=None, **query):
-        url = ROOT + path + ("?" + urllib.parse.urlencode(query) if query else "")
+    def call(self, method, path, body=None, root=ROOT, **query):
+        url = root + path + ("?" + urllib.parse.urlencode(query) if query else "")
         headers = {"Authorization": self._auth, "Accept": "application/json"}
         data = None
         if body is not None:
@@ -65,17 +68,38 @@ class Api:
     def patch(self, rev, config):
         self.call("PATCH", "/", config, rev=rev)
 
-    def apply(self, rev, timeout, poll):
-        """The revision applied (the "are you sure" prompt answered yes) and read until it ends or ``timeout``
-        seconds pass; its last view."""
+    def apply(self, rev, timeout, poll, confirm=None, message=None):
+        """The revision applied (the "are you sure" prompt answered yes; ``confirm`` seconds to confirm it in,
+        ``message`` for the history) and read until it ends, waits for confirmation, or ``timeout`` seconds pass;
+        its last view."""
         path = "/revision/" + urllib.parse.quote(rev, safe="")
-        self.call("PATCH", path, {"state": "apply", "auto-prompt": YES})
+        body = {"state": "apply", "auto-prompt": YES}
+        if confirm:
+            body["confirm"] = confirm
+        if message:
+            body["message"] = message
+        self.call("PATCH", path, body, root=NV)
         deadline = time.monotonic() + timeout
         while True:
             view = self.call("GET", path)
-            if view.get("state") in DONE or time.monotonic() >= deadline:
+            if view.get("state") in DONE or (confirm and view.get("state") == CONFIRMING) or \
+                    time.monotonic() >= deadline:
                 return view
             time.sleep(poll)
+
+    def confirm(self, rev, yes):
+        """`--confirm-yes` or `--confirm-no` of a revision waiting for confirmation; its view after."""
+        return self.call("PATCH", "/revision/" + urllib.parse.quote(rev, safe=""), {"confirm": "yes" if yes else "no"},
+                         root=NV)
+
+    def history(self, rev=None):
+        return self.call("GET", "/history" + ("/" + urllib.parse.quote(rev, safe="") if rev else ""), root=NV)
+
+    def confirm_status(self):
+        return self.call("GET", "/confirm-status", root=NV)
+
+    def config(self, rev):
+        return self.call("GET", "/", rev=rev, filled="false")
 
     def save(self):
         self.call("PATCH", "/revision/applied", {"state": "save", "auto-prompt": YES})

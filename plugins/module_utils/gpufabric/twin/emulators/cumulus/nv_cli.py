@@ -3,9 +3,7 @@ a ZTP script runs.
 
     nv config show [-o json|yaml]                      the applied configuration, as `nv config save` writes it
     nv show <path ...> --applied|--startup [-o json]   one object of the applied or startup configuration
-    nv config patch <file>                             the file's `set` documents merged into the pending revision
-    nv config apply -y                                 the pending revision applied (NVUE's prompt answered yes)
-    nv config save                                     the applied configuration saved as the startup one
+    nv config patch|apply|save|history|diff ...        nv_config.py (apply with --confirm, -m; history; diff)
 
 The switch is the network namespace the command runs in (``ip netns identify``); its files are the
 plane's (plane.py). ``nv show`` without --applied/--startup is the operational view, which the twin does
@@ -70,26 +68,47 @@ def _output(data, fmt):
     return 0
 
 
-def main(args):
-    fmt, which, words, yes = "yaml", None, [], False
+def _options(args):
+    """(options, --applied/--startup, words) of an nv command line, or (a message naming what is wrong, None, None)."""
+    import re
+
+    opts, which, words = {"fmt": "yaml"}, None, []
     i = 0
     while i < len(args):
-        arg = args[i]
-        if arg in ("-o", "--output") and i + 1 < len(args):
-            fmt = args[i + 1]
+        arg, nxt = args[i], args[i + 1] if i + 1 < len(args) else None
+        if arg in ("-o", "--output", "-m", "--message") and nxt is not None:
+            opts["fmt" if arg in ("-o", "--output") else "message"] = nxt
             i += 2
             continue
+        if arg == "--confirm":
+            # --confirm [<time>]: ten minutes unless a time follows (30s, 10m, 1h; a bare number counts minutes)
+            timed = nxt is not None and re.match(r"^\d+[smh]?$", nxt)
+            opts["confirm"] = nxt if timed else "10m"
+            i += 2 if timed else 1
+            continue
         if arg.startswith("--output="):
-            fmt = arg.split("=", 1)[1]
+            opts["fmt"] = arg.split("=", 1)[1]
         elif arg in ("--applied", "--startup"):
             which = arg[2:]
-        elif arg in ("-y", "--assume-yes"):
-            yes = True
+        elif arg in ("-y", "--y", "--assume-yes"):
+            opts["yes"] = True
+        elif arg in ("--confirm-yes", "--confirm-no"):
+            opts["confirm_answer"] = arg[len("--confirm-"):]
+        elif arg == "--confirm-status":
+            opts["confirm_status"] = True
         elif arg.startswith("-"):
-            return _fail("option %s is not modelled by the twin's nv" % arg)
+            return "option %s is not modelled by the twin's nv" % arg, None, None
         else:
             words.append(arg)
         i += 1
+    return opts, which, words
+
+
+def main(args):
+    opts, which, words = _options(args)
+    if isinstance(opts, str):
+        return _fail(opts)
+    fmt = opts["fmt"]
     if fmt not in ("json", "yaml"):
         return _fail("output format %s: json or yaml" % fmt)
     host, directory = _switch_dir()
@@ -98,10 +117,13 @@ def main(args):
     if words[:2] == ["config", "show"] and len(words) == 2:
         header = {"model": "twin", "nvue-api-version": "nvue_v1", "rev-id": 1.0}
         return _output([{"header": header}, {"set": _read(directory, "applied")}], fmt)
-    if words[:1] == ["config"] and words[1:2] in (["patch"], ["apply"], ["save"]):
-        return _configure(host, directory, words[1], words[2:], yes)
+    if words[:1] == ["config"] and words[1:2] in (["patch"], ["apply"], ["save"], ["history"], ["diff"]):
+        from .nv_config import configure
+
+        return configure(host, directory, words[1], words[2:], opts, _output)
     if words[:1] != ["show"]:
-        return _fail("nv %s is not modelled by the twin (nv show, nv config show|patch|apply|save)" % " ".join(words))
+        return _fail("nv %s is not modelled by the twin (nv show, nv config show|patch|apply|save|history|diff)"
+                     % " ".join(words))
     if which is None:
         # The operational view the twin models: MLAG and bonds (oper.py); the rest is not modelled.
         from . import oper
@@ -119,79 +141,7 @@ def main(args):
     return _output(data, fmt)
 
 
-APPLY_TIMEOUT = 300.0
-
-
-def _client(host, directory):
-    from ....netns_process import enter_machine_network
-    from .nv_api import Api
-    from .plane import USER
-
-    with open(os.path.join(directory, "api.port"), encoding="utf-8") as f:
-        port = int(f.read())
-    with open(os.path.join(os.path.dirname(os.path.dirname(directory)), "nvue-api", "password"), encoding="utf-8") as f:
-        password = f.read().strip()
-    if not enter_machine_network():
-        raise OSError("not run inside the switch's network namespace")
-    return Api(host, "127.0.0.1", port, USER, password, os.path.join(directory, "nvue-api.pem"))
-
-
 def _load_patch(path):
-    """The configuration a file holds: the `set` documents of a startup.yaml (NVUE's format), merged in order."""
-    import yaml
-    from .merge_patch import apply as merge
+    from .nv_config import load_patch
 
-    with open(path, encoding="utf-8") as f:
-        docs = yaml.safe_load(f)
-    if isinstance(docs, dict):
-        docs = [docs]
-    config = {}
-    for doc in docs or []:
-        if not isinstance(doc, dict) or set(doc) - {"header", "set"}:
-            raise ValueError("%s: not an NVUE configuration (a list of header and set documents)" % path)
-        if isinstance(doc.get("set"), dict):
-            config = merge(config, doc["set"])
-    return config
-
-
-def _configure(host, directory, verb, args, yes):
-    from .nv_api import APPLIED, ApiError, why
-
-    pending_file = os.path.join(directory, "cli-pending")
-    try:
-        if verb == "patch":
-            if len(args) != 1:
-                return _fail("nv config patch <file>: one NVUE YAML file")
-            patch = _load_patch(args[0])
-        elif args:
-            return _fail("nv config %s takes no argument here, not %s" % (verb, " ".join(args)))
-        nvue = _client(host, directory)
-        if verb == "save":
-            nvue.save()
-            return 0
-        try:
-            with open(pending_file, encoding="utf-8") as f:
-                rev = f.read().strip()
-        except OSError:
-            rev = ""
-        if rev and nvue.revision(rev).get("state") != "pending":
-            rev = ""
-        if verb == "patch":
-            if not rev:
-                rev = nvue.new_revision()
-                with open(pending_file, "w", encoding="utf-8") as f:
-                    f.write(rev + "\n")
-            nvue.patch(rev, patch)
-            return 0
-        if not rev:
-            return _fail("no pending configuration to apply")
-        if not yes:
-            return _fail("nv config apply asks before it applies: give -y (the twin's nv does not prompt)")
-        ended = nvue.apply(rev, timeout=APPLY_TIMEOUT, poll=0.2)
-        os.remove(pending_file)
-        if ended.get("state") not in APPLIED:
-            return _fail("revision %s: %s: %s" % (rev, ended.get("state"), why(ended)))
-        sys.stdout.write("applied [rev_id: %s]\n" % rev)
-        return 0
-    except (OSError, ValueError, ApiError) as exc:
-        return _fail(str(exc))
+    return load_patch(path)

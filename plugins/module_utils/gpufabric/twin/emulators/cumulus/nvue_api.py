@@ -16,8 +16,9 @@ keeps what it had); at apply, the dependency NVIDIA's guide shows failing (BGP e
 router-id: state ``invalid``, location ``router.bgp.enable``); an apply either takes effect whole (the
 revision becomes the applied one, the ``applier`` made it real) or fails and the previous revision stays
 applied. The first apply made through NVUE asks "are you sure" (the guide's "first push with NVUE"):
-without ``ays_yes`` it ends ``ays_fail``. The CLI's ``nv config apply --confirm`` timer has no API form
-in NVIDIA's NVUE API chapter, so the stand-in offers none.
+without ``ays_yes`` it ends ``ays_fail``. The CLI's ``nv config apply --confirm`` timer and apply message have no
+API form in NVIDIA's NVUE API chapter: the switch keeps them (nvue_confirm.py), the public API offers neither, and
+only the twin's `nv` reaches them (nvue_http.py's internal route).
 
 This module is the switch's side (revisions, patch, apply, save); nvue_http.py serves it over HTTPS.
 The twin's emulator: it imports the standard library and its own JSON merge patch (merge_patch.py) and checks
@@ -31,6 +32,7 @@ import threading
 import time
 
 from .merge_patch import apply as merge
+from .nvue_confirm import ConfirmHistory
 from .nvue_checks import DEFAULT_RELEASE, _subtree, dependency_issues, schema_validator  # noqa: F401  (the API's names)
 
 API_ROOT = "/nvue_v1"
@@ -61,7 +63,7 @@ class Revision:
         return {"state": self.state, "transition": {"issue": copy.deepcopy(self.issue), "progress": self.progress}}
 
 
-class NvueSwitch:
+class NvueSwitch(ConfirmHistory):
     """The NVUE configuration database of one switch: revisions, the applied one and the startup file.
 
     ``applier(config, previous)`` makes an applied configuration real (the twin's namespace); it raises
@@ -86,6 +88,8 @@ class NvueSwitch:
         self.startup = copy.deepcopy(self.applied)
         self.applied_id = None
         self.applies = 0  # applies made through NVUE since boot
+        self.reachable = lambda: True   # whether the management network reaches the API (the plane decides)
+        self._history_init()
 
     # --- persistence --------------------------------------------------------------------------------
 
@@ -164,7 +168,9 @@ class NvueSwitch:
             revision.config = candidate
             return (204, None) if patch is None else (200, patch)
 
-    def apply(self, rev_id, body):
+    def apply(self, rev_id, body, user="cumulus", method="REST API", confirm=None, message=None):
+        """Apply a pending revision in the background; ``confirm`` (seconds) arms the confirm timer (`nv`'s
+        ``--confirm``), ``message`` is what `nv config history` shows for it (`nv config apply -m`)."""
         with self.lock:
             revision = self.revisions.get(rev_id)
             if revision is None:
@@ -174,12 +180,16 @@ class NvueSwitch:
                 return 400, problem(400, bad)
             if revision.state != "pending":
                 return 400, problem(400, "revision %s is %s: only a pending revision can be applied" % (rev_id, revision.state))
+            if self.confirming is not None:
+                return 400, problem(400, "revision %s is waiting for confirmation: confirm it (--confirm-yes) or roll it "
+                                    "back (--confirm-no) first" % self.confirming[0].id)
             revision.state = "apply"
             answer = ((body.get("auto-prompt") or {}).get("ays"))
-            threading.Thread(target=self._apply, args=(revision, answer), daemon=True).start()
+            how = (user, method, confirm, message)
+            threading.Thread(target=self._apply, args=(revision, answer, how), daemon=True).start()
             return 200, revision.view()
 
-    def _apply(self, revision, answer):
+    def _apply(self, revision, answer, how=("cumulus", "REST API", None, None)):
         # NVUE applies one revision at a time; the switch's state stays readable (and polled) meanwhile.
         with self.apply_lock:
             time.sleep(self.apply_seconds / 2)
@@ -213,11 +223,15 @@ class NvueSwitch:
                     revision.issue = {"0": {"code": "apply_failed", "data": {}, "message": str(exc), "severity": "error"}}
                 return
             with self.lock:
+                previous_id = self.applied_id
                 self.applied = config
                 self.applied_id = revision.id
                 self.applies += 1
                 revision.state = "applied"
                 revision.progress = ""
+                entry = self._record(revision.id, how[0], how[1], how[3], "applied")
+                if how[2]:
+                    self._arm(revision, previous, previous_id, how[2], entry)
 
     def save(self, body):
         with self.lock:
@@ -234,7 +248,7 @@ class NvueSwitch:
             revision = self.revisions.get(rev_id)
             if revision is None:
                 return 404, problem(404, "revision %s does not exist" % rev_id)
-            if revision.state in ("apply", "applied"):
+            if revision.state in ("apply", "applied", "confirm"):
                 return 400, problem(400, "revision %s is %s: it cannot be deleted" % (rev_id, revision.state))
             del self.revisions[rev_id]
             return 204, None

@@ -1,6 +1,13 @@
 """The NVUE REST API stand-in over HTTPS (nvue_api.py is the switch behind it): the routes of NVIDIA's NVUE API
 chapter under ``/nvue_v1`` with basic authentication, a self-signed certificate for the twin, and a process entry
 point (``python -m gpufabric.twin.emulators.cumulus.nvue_http --hostname sw1 ...``) the integration tests start.
+
+A switch whose management network no longer reaches it (``switch.reachable()`` false: the plane works it out from
+the applied configuration) answers nothing on ``/nvue_v1``: the connection is closed unanswered, as a client sees a
+switch it lost. ``/nvued`` is not NVIDIA's API: it stands for what the switch's own `nv` reaches nvued by (local to
+the switch, so a lost management network does not cut it): an apply with ``confirm`` (seconds) and ``message``,
+``{"confirm": "yes"|"no"}`` on a revision waiting for it, ``GET /nvued/history[/<rev>]`` and
+``GET /nvued/confirm-status``, and under ``/nvued/api`` the API's own routes; the twin's `nv` alone uses it.
 """
 import base64
 import datetime
@@ -13,6 +20,8 @@ import urllib.parse
 
 from .nvue_api import (API_ROOT, DEFAULT_PORT, DEFAULT_RELEASE, NAMED_REVISIONS, ApplyError, NvueSwitch, _dotted,
                        _subtree, problem)
+
+NV_ROOT = "/nvued"
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):
@@ -56,9 +65,21 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     def _route(self, method):
         url = urllib.parse.urlsplit(self.path)
         query = dict(urllib.parse.parse_qsl(url.query))
+        body, bad = self._body()
+        path, local = url.path, url.path.startswith(NV_ROOT + "/")
+        if path.startswith(NV_ROOT + "/api"):
+            path = API_ROOT + path[len(NV_ROOT + "/api"):]     # nv's own reads and changes, as the API's
+        elif local:
+            if not self._authorized():
+                return self._send(401, problem(401, "the user name or password is not correct"))
+            return self._send(*(_nv_route(self.server.switch, method, path[len(NV_ROOT) + 1:].split("/"), body)
+                                if not bad else (400, problem(400, bad))))
+        url = url._replace(path=path)
+        if not local and not self.server.switch.reachable():
+            self.close_connection = True    # a switch the management network no longer reaches: no answer
+            return None
         if not (url.path == API_ROOT or url.path.startswith(API_ROOT + "/")):
             return self._send(404, problem(404, "%s is not under %s" % (url.path, API_ROOT)))
-        body, bad = self._body()
         if not self._authorized():
             return self._send(401, problem(401, "the user name or password is not correct"))
         if bad:
@@ -115,6 +136,24 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def do_DELETE(self):
         self._route("DELETE")
+
+
+def _nv_route(switch, method, keys, body):
+    """The switch's own `nv` to nvued (not NVIDIA's REST API): history, confirm status, apply with confirm, confirm."""
+    if method == "GET" and keys[:1] == ["history"]:
+        return 200, switch.history_view(keys[1] if len(keys) > 1 else None)
+    if method == "GET" and keys == ["confirm-status"]:
+        left = switch.confirm_status()
+        return 200, {"confirm": None if left is None else switch.confirming[0].id, "seconds-left": left}
+    if method == "PATCH" and len(keys) == 2 and keys[0] == "revision" and isinstance(body, dict):
+        if set(body) == {"confirm"} and body["confirm"] in ("yes", "no"):
+            return switch.confirm(keys[1], body["confirm"] == "yes")
+        confirm, message = body.get("confirm"), body.get("message")
+        plain = {k: v for k, v in body.items() if k not in ("confirm", "message")}
+        if confirm is not None and (not isinstance(confirm, (int, float)) or confirm <= 0):
+            return 400, problem(400, "confirm: seconds, more than 0")
+        return switch.apply(keys[1], plain, method="CLI", confirm=confirm, message=message)
+    return 404, problem(404, "%s %s/%s is not nv's" % (method, NV_ROOT, "/".join(keys)))
 
 
 class _Server(http.server.ThreadingHTTPServer):

@@ -203,10 +203,35 @@ def leftovers(names):
 
 # --- the serving process --------------------------------------------------------------------------------
 
-def serve(state_dir):
-    from .nvue_api import ApplyError, NvueSwitch, schema_validator
-    from .nvue_http import NvueApiServer, self_signed_certificate
+def _switch(state_dir, host, release, password, validator):
+    """(host, directory, applier, NvueSwitch) of one switch: its applies made real in its namespace (switch.py) and
+    its management port (mgmt.py), which decides whether the controller still reaches its API."""
+    from . import mgmt
+    from .nvue_api import ApplyError, NvueSwitch
     from .switch import Applier, SwitchError
+
+    directory = switch_dir(state_dir, host)
+    apply_to_namespace = Applier(host, os.path.basename(os.path.normpath(state_dir)))
+    applied_file = os.path.join(directory, "applied.json")
+    boot = mgmt.boot_addresses(host, directory)
+
+    def applier(config, previous):
+        try:
+            apply_to_namespace(config, previous)
+        except SwitchError as exc:
+            raise ApplyError(str(exc))
+        mgmt.sync(host, config, boot)
+        _write(applied_file, json.dumps(config, indent=1, sort_keys=True) + "\n")
+
+    switch = NvueSwitch(host, {USER: password}, release=release, validator=validator, applier=applier,
+                        startup_path=os.path.join(directory, "startup.yaml"))
+    switch.reachable = lambda: mgmt.reachable(switch.applied, boot)
+    return host, directory, applier, switch
+
+
+def serve(state_dir):
+    from .nvue_api import ApplyError, schema_validator
+    from .nvue_http import NvueApiServer, self_signed_certificate
 
     base = api_dir(state_dir)
     with open(os.path.join(base, "switches.json"), encoding="utf-8") as f:
@@ -218,20 +243,7 @@ def serve(state_dir):
     for host, release in listing:
         if release not in validators:
             validators[release] = schema_validator(release)
-        directory = switch_dir(state_dir, host)
-        apply_to_namespace = Applier(host, os.path.basename(os.path.normpath(state_dir)))
-        applied_file = os.path.join(directory, "applied.json")
-
-        def applier(config, previous, apply_to_namespace=apply_to_namespace, applied_file=applied_file):
-            try:
-                apply_to_namespace(config, previous)
-            except SwitchError as exc:
-                raise ApplyError(str(exc))
-            _write(applied_file, json.dumps(config, indent=1, sort_keys=True) + "\n")
-
-        switches.append((host, directory, applier, NvueSwitch(
-            host, {USER: password}, release=release, validator=validators[release], applier=applier,
-            startup_path=os.path.join(directory, "startup.yaml"))))
+        switches.append(_switch(state_dir, host, release, password, validators[release]))
 
     def boot(entry):
         # A switch comes up with its startup configuration (empty from the factory).
