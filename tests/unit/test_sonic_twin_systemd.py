@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from gpufabric.twin.emulators.sonic import mgmt, systemd
+from gpufabric.twin.emulators.sonic import mgmt, systemctl, systemd
 
 
 @pytest.fixture
@@ -22,7 +22,7 @@ def switch(tmp_path):
 
 def cmd(switch, *argv, uid=0):
     out, err = io.StringIO(), io.StringIO()
-    code = systemd.main(list(argv), etc_sonic=switch, out=out, err=err, uid=uid)
+    code = systemctl.main(list(argv), etc_sonic=switch, out=out, err=err, uid=uid)
     return code, out.getvalue(), err.getvalue()
 
 
