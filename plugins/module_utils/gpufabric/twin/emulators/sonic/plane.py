@@ -145,7 +145,7 @@ def _write_commands():
     for name in COMMANDS + SYSTEMD_COMMANDS:
         if name in SYSTEMD_COMMANDS:    # systemd.py, systemctl.py: the switch's transient timers
             code = "import sys; sys.path.insert(0, %r); from gpufabric.twin.emulators.sonic.systemctl import main; " \
-                "sys.exit(main(sys.argv))" % module_utils
+                "sys.exit(main(sys.argv[1:]))" % module_utils
         # The stand-in is Python of the controller's checkout, which a switch's login user may not read: run by one, it
         # runs as root through sudo (the login user has it, as SONiC's admin) and is told who called it (CALLER_UID),
         # whom it judges as SONiC would judge the caller (config refuses one who is not root).
