@@ -23,8 +23,7 @@ description:
   - Files are copied through the controller's filesystem with the same mapping of C(/etc/frr) and C(/run/frr), and
     of the directories that file binds.
   - A device whose NOS stand-in says on which addresses its management port answers (C(mgmt-reach.json) beside that
-    file, from the NOS's live configuration, a SONiC switch's C(MGMT_INTERFACE)) is unreachable at any other
-    C(ansible_host), as over SSH. Every command and file transfer fails with AnsibleConnectionFailure (Ansible's
+    file, from the NOS's live configuration) is unreachable at any other C(ansible_host), as over SSH. Every command and file transfer fails with AnsibleConnectionFailure (Ansible's
     UNREACHABLE) until the switch's configuration gives the address back.
   - With O(remote_user) a user other than the controller's own (C(ansible_user), e.g. the twin's login user
     C(gpufabric-admin) that C(make setup) creates), each command runs as that user, as an SSH login would, with its
@@ -79,8 +78,8 @@ FRR_PATHS = ("/etc/frr", "/run/frr", "/var/run/frr")
 # gpufabric/twin/netns_env.py writes it; tests/unit check that both name the same file).
 STATE_ROOT = "/run/gpufabric-twin"
 ENV_FILE = "netns-env.json"
-# Beside it, what the device's management port answers on, by its NOS's live configuration (a SONiC switch's
-# MGMT_INTERFACE: twin/emulators/sonic/mgmt.py writes it): a command to another address fails as SSH would.
+# Beside it, what the device's management port answers on, by its NOS's live configuration (its emulator writes it,
+# docs/twin.md "Management reachability"): a command to another address fails as SSH would.
 REACH_FILE = "mgmt-reach.json"
 
 
