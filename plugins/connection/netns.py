@@ -23,8 +23,9 @@ description:
   - Files are copied through the controller's filesystem with the same mapping of C(/etc/frr) and C(/run/frr), and
     of the directories that file binds.
   - A device whose NOS stand-in says on which addresses its management port answers (C(mgmt-reach.json) beside that
-    file, from the NOS's live configuration) is unreachable at any other C(ansible_host), as over SSH. Every command and file transfer fails with AnsibleConnectionFailure (Ansible's
-    UNREACHABLE) until the switch's configuration gives the address back.
+    file, from the NOS's live configuration) is unreachable at any other C(ansible_host), as over SSH. Every command
+    and file transfer fails with AnsibleConnectionFailure (Ansible's UNREACHABLE) until the switch's configuration
+    gives the address back.
   - With O(remote_user) a user other than the controller's own (C(ansible_user), e.g. the twin's login user
     C(gpufabric-admin) that C(make setup) creates), each command runs as that user, as an SSH login would, with its
     own groups, home directory and no privileges, so C(become) (sudo) is what takes it to root, as on a switch

@@ -21,7 +21,6 @@ elapsed timer is unloaded once its service ran; a service that succeeded is unlo
 import json
 import os
 import re
-import sys
 import time
 
 UNITS = "systemd"
