@@ -9,6 +9,7 @@ from __future__ import annotations
 import posixpath
 import shlex
 
+from ansible.errors import AnsibleConnectionFailure
 from ansible.plugins.action import ActionBase
 
 ARGUMENT_SPEC = {
@@ -48,6 +49,8 @@ class ActionModule(ActionBase):
         part = "/tmp/.gpufabric-%s-%s.part" % (host, posixpath.basename(args["dest"]))
         try:
             self._transfer_data(part, args["content"])
+        except AnsibleConnectionFailure:
+            raise       # the switch is unreachable: Ansible says so (UNREACHABLE), the play may wait for it
         except Exception as exc:  # noqa: BLE001 -- the connection's own error, in one line
             return dict(result, failed=True, msg="%s: could not copy %s to the switch: %s" % (host, args["dest"], exc))
         res = self._low_level_execute_command(

@@ -22,6 +22,10 @@ description:
     nothing more. See docs/twin.md for what each NOS's stand-in gives.
   - Files are copied through the controller's filesystem with the same mapping of C(/etc/frr) and C(/run/frr), and
     of the directories that file binds.
+  - A device whose NOS stand-in says on which addresses its management port answers (C(mgmt-reach.json) beside that
+    file, from the NOS's live configuration) is unreachable at any other C(ansible_host), as over SSH. Every command
+    and file transfer fails with AnsibleConnectionFailure (Ansible's UNREACHABLE) until the switch's configuration
+    gives the address back.
   - With O(remote_user) a user other than the controller's own (C(ansible_user), e.g. the twin's login user
     C(gpufabric-admin) that C(make setup) creates), each command runs as that user, as an SSH login would, with its
     own groups, home directory and no privileges, so C(become) (sudo) is what takes it to root, as on a switch
@@ -59,6 +63,7 @@ EXAMPLES = r"""
 """
 
 import glob
+import ipaddress
 import json
 import os
 import pwd
@@ -74,6 +79,9 @@ FRR_PATHS = ("/etc/frr", "/run/frr", "/var/run/frr")
 # gpufabric/twin/netns_env.py writes it; tests/unit check that both name the same file).
 STATE_ROOT = "/run/gpufabric-twin"
 ENV_FILE = "netns-env.json"
+# Beside it, what the device's management port answers on, by its NOS's live configuration (its emulator writes it,
+# docs/twin.md "Management reachability"): a command to another address fails as SSH would.
+REACH_FILE = "mgmt-reach.json"
 
 
 def pathspace(netns):
@@ -91,10 +99,35 @@ def device_env(netns, root=STATE_ROOT):
         with open(found[0], encoding="utf-8") as f:
             data = json.load(f)
         binds = [(str(source), str(target)) for source, target in data.get("binds") or ()]
-        return {"binds": binds, "path": [str(p) for p in data.get("path") or ()]}
+        env = {"binds": binds, "path": [str(p) for p in data.get("path") or ()]}
     except (OSError, ValueError, TypeError) as exc:
         raise AnsibleConnectionFailure("%s: the twin's %s is unreadable (%s): bring the twin up again (playbooks/twin.yml)"
                                        % (netns, found[0], exc))
+    reach = os.path.join(os.path.dirname(found[0]), REACH_FILE)
+    try:
+        with open(reach, encoding="utf-8") as f:
+            env["reach"] = json.load(f)
+    except OSError:
+        pass
+    except ValueError as exc:
+        raise AnsibleConnectionFailure("%s: the twin's %s is unreadable (%s)" % (netns, reach, exc))
+    return env
+
+
+def unreachable(netns, env, address):
+    """Why SSH to ``address`` would not reach the device, by what its NOS's stand-in says its management port answers
+    on (``env["reach"]``, the NOS's live configuration); None when it would, or when nothing is said."""
+    allowed = (env.get("reach") or {}).get("addresses")
+    if allowed is None or not address:
+        return None
+    try:
+        address = str(ipaddress.ip_address(address))
+    except ValueError:
+        return None     # a name: the twin resolves none
+    if address in allowed:
+        return None
+    return ("ssh: connect to host %s port 22: Connection timed out (the twin's %s: its management port answers on %s "
+            "only, as its live configuration says)" % (address, netns, ", ".join(allowed) or "no address"))
 
 
 def map_path(netns, path, env=None):
@@ -160,7 +193,12 @@ class Connection(ConnectionBase):
         return self.get_option("netns")
 
     def _env(self):
-        return device_env(self.get_option("device") or self._netns())
+        device = self.get_option("device") or self._netns()
+        env = device_env(device)
+        problem = unreachable(device, env, self._play_context.remote_addr)
+        if problem:
+            raise AnsibleConnectionFailure(problem)
+        return env
 
     def set_options(self, task_keys=None, var_options=None, direct=None):
         super().set_options(task_keys=task_keys, var_options=var_options, direct=direct)

@@ -72,6 +72,8 @@ def test_deploy_decides_per_switch_whether_to_drain(lab_build, tmp_path):
         sonic_deploy_build_root: %s
         sonic_deploy_config_db: false
         sonic_deploy_frr_reload_command: /bin/false
+        # The local connection: no switch-side timer on the controller (tests/twin/test_sonic_configdb_twin.py has it).
+        sonic_deploy_confirm: false
 """ % lab_build)
     proc = playbook("-i", str(tmp_path / "hosts.yml"), str(tmp_path / "play.yml"))
     assert proc.returncode != 0 and "PLAY RECAP" in proc.stdout, proc.stderr[-3000:]

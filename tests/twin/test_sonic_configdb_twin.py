@@ -104,8 +104,51 @@ def test_checkpoint_replace_save_then_nothing_to_do(lab, tmp_path):
     assert "\nrouter bgp %s\n" % plan.device(LEAF).asn in shown["bgpraw"]
     with open("/tmp/gpufabric-config_db-%s.json" % LEAF) as f:     # sonic_deploy_staging_file of inventories/lab-twin
         assert json.load(f) == running
+    assert_no_timer_armed()
     proc, changed = deploy(tmp_path / "build", tmp_path)
     assert proc.returncode == 0 and changed == 0, proc.stdout[-3000:]
+
+
+def assert_no_timer_armed():
+    """The deploy's switch-side timer is not armed on the leaf, and its undo script is gone."""
+    armed = on_switch("systemctl is-active gpufabric-deploy-undo.timer")
+    assert armed["rc"] == 3 and armed["stdout"].strip() == "inactive", armed
+    assert not os.path.exists("/etc/sonic/%s/gpufabric-deploy-undo.sh" % LEAF)
+
+
+def test_a_change_cutting_management_is_rolled_back_by_the_switch_side_timer(lab, tmp_path):
+    # The build moves the leaf's management address (MGMT_INTERFACE): after config replace the controller cannot reach
+    # the leaf at its ansible_host (the netns connection obeys eth0's live addresses, as SSH would). The timer armed
+    # before the change runs the undo on the leaf itself; the play waits for the leaf and fails it saying so.
+    import ipaddress
+    import time
+    plan, wanted = lab
+    db = configdb()
+    before = db.get_config()
+
+    def renumber(directory, _files):
+        path = directory / "devices" / LEAF / "config_db.json"
+        config = json.loads(path.read_text())
+        (key, row), = config["MGMT_INTERFACE"].items()
+        port, prefix = key.split("|")
+        address = ipaddress.ip_interface(prefix)
+        config["MGMT_INTERFACE"] = {"%s|%s/%d" % (port, address.ip + 100, address.network.prefixlen): row}
+        path.write_text(json.dumps(config))
+
+    write_build(plan, tmp_path / "build", renumber)
+    started = time.monotonic()
+    proc, _changed = deploy(tmp_path / "build", tmp_path, {"sonic_deploy_confirm_seconds": 10})
+    said = " ".join(proc.stdout.split())
+    assert proc.returncode != 0 and "UNREACHABLE!" in said and "port 22: Connection timed out" in said, said[-3000:]
+    assert ("%s: the change cut the controller off from the switch, and the switch-side timer gpufabric-deploy-undo.timer "
+            "rolled it back by itself (undo finished: config rollback 0, previous frr.conf restored and reloaded none); "
+            "config_db is back on checkpoint gpufabric-pre-deploy." % LEAF) in said, said[-3000:]
+    assert time.monotonic() - started >= 10
+    assert json.dumps(db.get_config(), sort_keys=True) == json.dumps(before, sort_keys=True)
+    with open("/etc/sonic/%s/config_db.json" % LEAF) as f:     # nothing saved
+        assert json.load(f)["MGMT_INTERFACE"] == before["MGMT_INTERFACE"]
+    assert on_switch("systemctl list-timers")["stdout"].endswith("0 timers listed.\n")
+    twin.wait_converged(wanted, 60)
 
 
 def test_replace_of_a_target_holding_bgpraw_is_refused_as_gcu_refuses_it(lab, tmp_path):

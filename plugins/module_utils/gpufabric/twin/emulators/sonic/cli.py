@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-from . import apply_patch, gcu
+from . import apply_patch, gcu, mgmt
 from .configdb import MemoryConfigDb, RedisConfigDb, mod_config, sort_dict
 from .orchagent import Portsorch, frr_reload, orchagent
 from .show import show, sonic_cfggen, sonic_db_cli
@@ -144,6 +144,7 @@ def config(args, switch, out, err, stdin):
     opts = parser.parse_args(args)
     code = _config(opts, switch, out, err, stdin)
     if code == 0 and opts.command in WRITES_CONFIG_DB and not getattr(opts, "dry_run", False):
+        mgmt.publish(os.path.dirname(switch.socket), switch.db().get_config())    # eth0 follows MGMT_INTERFACE
         code = orchagent(switch, err)
     return code
 

@@ -23,7 +23,7 @@ import shutil
 import sys
 
 from ... import netns_env
-from . import redis_db
+from . import mgmt, redis_db
 from .configdb import RedisConfigDb
 from . import layout as _layout
 from .cli import CALLER_UID
@@ -45,6 +45,8 @@ BIN_DIR = "/run/gpufabric-sonic/bin"
 LOCK_FILE = "/run/gpufabric-sonic.lock"
 # frr-reload.py: the bgp container's, which on the twin also gives a leaf's tenant VRFs their namespaces (orchagent.py).
 COMMANDS = ("config", "show", "sonic-cfggen", "sonic-db-cli", "frr-reload.py")
+# systemd's, for the transient timers the deploy arms (systemd.py).
+SYSTEMD_COMMANDS = ("systemd-run", "systemctl")
 # The release whose rules the twin's `config` commands apply (gcu_releases.yml), as SONiC's build_version.
 BUILD_VERSION = "SONiC.202511.0-gpufabric-twin"
 # Where the YANG models come from: GPUFABRIC_SONIC_YANG_MODELS, else the reference copy beside a checkout.
@@ -140,7 +142,10 @@ def _write_commands():
     changed = False
     code = "import sys; sys.path.insert(0, %r); from gpufabric.twin.emulators.sonic.cli import main; sys.exit(main(sys.argv[1:]))" \
         % module_utils
-    for name in COMMANDS:
+    for name in COMMANDS + SYSTEMD_COMMANDS:
+        if name in SYSTEMD_COMMANDS:    # systemd.py, systemctl.py: the switch's transient timers
+            code = "import sys; sys.path.insert(0, %r); from gpufabric.twin.emulators.sonic.systemctl import main; " \
+                "sys.exit(main(sys.argv[1:]))" % module_utils
         # The stand-in is Python of the controller's checkout, which a switch's login user may not read: run by one, it
         # runs as root through sudo (the login user has it, as SONiC's admin) and is told who called it (CALLER_UID),
         # whom it judges as SONiC would judge the caller (config refuses one who is not root).
@@ -201,7 +206,9 @@ def _apply(state_dir, switches, namespaced):
                                       "role": role, "model": model_name})
         if redis_db.start(run, netns=host if namespaced else None):
             with open(os.path.join(etc, "config_db.json"), encoding="utf-8") as f:
-                RedisConfigDb(redis_db.paths(run)["socket"]).load(json.load(f))
+                boot = json.load(f)
+            RedisConfigDb(redis_db.paths(run)["socket"]).load(boot)
+            mgmt.publish(run, boot)     # eth0 as MGMT_INTERFACE sets it at boot
             changes.append("%s: redis started, CONFIG_DB loaded from /etc/sonic/config_db.json" % host)
     return changes
 
