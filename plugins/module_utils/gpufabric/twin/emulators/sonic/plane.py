@@ -45,8 +45,11 @@ BIN_DIR = "/run/gpufabric-sonic/bin"
 LOCK_FILE = "/run/gpufabric-sonic.lock"
 # frr-reload.py: the bgp container's, which on the twin also gives a leaf's tenant VRFs their namespaces (orchagent.py).
 COMMANDS = ("config", "show", "sonic-cfggen", "sonic-db-cli", "frr-reload.py")
-# The release whose rules the twin's `config` commands apply (gcu_releases.yml), as SONiC's build_version.
-BUILD_VERSION = "SONiC.202511.0-gpufabric-twin"
+# The release whose rules the twin's `config` commands apply (gcu_releases.yml), as SONiC's build_version names an
+# image of branch 202511 (sonic_version.yml has it without "SONiC."; `show version` adds it), and the rest of that file.
+BUILD_VERSION = "20251130.06"
+VERSION = {"build_date": "Sun Nov 30 04:12:33 UTC 2025", "built_by": "gpufabric-twin", "branch": "202511",
+           "release": "202511", "commit_id": "gpufabric-twin", "build_number": "6"}
 # Where the YANG models come from: GPUFABRIC_SONIC_YANG_MODELS, else the reference copy beside a checkout.
 YANG_ENV = "GPUFABRIC_SONIC_YANG_MODELS"
 
@@ -120,6 +123,21 @@ def switch_facts(model_name, config_db=None):
         # GCU reads asic_type from sonic_version.yml; Mellanox SKUs are named Mellanox-*/ACS-*, the rest Broadcom.
         asic = "mellanox" if sku.startswith(("Mellanox-", "ACS-")) else "broadcom"
     return {"asic_type": asic, "hwsku": sku, "platform": platform}
+
+
+def host_version():
+    """sonic_version.yml's fields that describe the machine: the twin's switches run this machine's kernel and
+    Debian."""
+    release = _first_word("/etc/debian_version") or "N/A"
+    return dict(VERSION, kernel_version=os.uname().release, debian_version=release,
+                sonic_os_version=release.split(".")[0])
+
+
+def chassis_info(host, model_name):
+    """STATE_DB CHASSIS_INFO|chassis 1 as pmon's chassisd writes it: the twin's serial from the switch's name."""
+    import hashlib
+    return {"serial": "TW" + hashlib.sha256(host.encode()).hexdigest()[:8].upper(), "model": model_name or "N/A",
+            "revision": "N/A"}
 
 
 def boot_config(config_db, facts):
@@ -198,10 +216,15 @@ def _apply(state_dir, switches, namespaced):
         redis_db.switch_files(etc, run, facts["asic_type"], BUILD_VERSION, yang_models(),
                               config_db=boot_config(config_db, facts), dataplane=namespaced,
                               device={"cluster": os.path.basename(state_dir.rstrip("/")), "host": host,
-                                      "role": role, "model": model_name})
+                                      "role": role, "model": model_name, "platform": facts["platform"],
+                                      "platform_dir": os.path.join(platform_files(), facts["platform"])
+                                      if facts["platform"] else ""},
+                              version=host_version())
         if redis_db.start(run, netns=host if namespaced else None):
+            socket = redis_db.paths(run)["socket"]
             with open(os.path.join(etc, "config_db.json"), encoding="utf-8") as f:
-                RedisConfigDb(redis_db.paths(run)["socket"]).load(json.load(f))
+                RedisConfigDb(socket).load(json.load(f))
+            RedisConfigDb(socket, "STATE_DB").set_entry("CHASSIS_INFO", "chassis 1", chassis_info(host, model_name))
             changes.append("%s: redis started, CONFIG_DB loaded from /etc/sonic/config_db.json" % host)
     return changes
 
