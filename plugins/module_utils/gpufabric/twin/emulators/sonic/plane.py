@@ -23,7 +23,7 @@ import shutil
 import sys
 
 from ... import netns_env
-from . import redis_db
+from . import factory, orchagent, redis_db
 from .configdb import RedisConfigDb
 from . import layout as _layout
 from .cli import CALLER_UID
@@ -140,6 +140,21 @@ def chassis_info(host, model_name):
             "revision": "N/A"}
 
 
+def factory_text(host, model_name):
+    """The config_db.json a switch boots from when it has not been deployed: the one it saved (config save) if it has
+    one, else what SONiC's first boot writes for its platform and hwsku (factory.py)."""
+    try:
+        with open(os.path.join(etc_dir(host), "config_db.json"), encoding="utf-8") as f:
+            return f.read()
+    except OSError:
+        pass
+    platform = switch_facts(model_name)["platform"]
+    if not platform:
+        raise factory.FactoryError("model %s has no platform files the twin knows: it cannot boot from its factory "
+                                   "state" % model_name)
+    return json.dumps(factory.first_boot(os.path.join(platform_files(), platform), host), indent=4)
+
+
 def boot_config(config_db, facts):
     """The config_db.json a switch boots with: the rendered one, with the hwsku and platform a switch's own
     DEVICE_METADATA carries."""
@@ -225,6 +240,7 @@ def _apply(state_dir, switches, namespaced):
             with open(os.path.join(etc, "config_db.json"), encoding="utf-8") as f:
                 RedisConfigDb(socket).load(json.load(f))
             RedisConfigDb(socket, "STATE_DB").set_entry("CHASSIS_INFO", "chassis 1", chassis_info(host, model_name))
+            orchagent.remember_layout(etc, RedisConfigDb(socket).get_config())   # what its namespace was made from
             changes.append("%s: redis started, CONFIG_DB loaded from /etc/sonic/config_db.json" % host)
     return changes
 
