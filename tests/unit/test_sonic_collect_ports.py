@@ -45,8 +45,8 @@ def test_parser_reads_the_202511_table_by_column_names_with_spaces_in_type():
 
 
 def test_parser_reads_an_older_layout():
-    assert collectors.interfaces_status(STATUS_OLD)["Ethernet0"] == {"speed": 100000, "mtu": 9100, "oper_up": False,
-                                                                      "admin_up": True}
+    expected = {"speed": 100000, "mtu": 9100, "oper_up": False, "admin_up": True}
+    assert collectors.interfaces_status(STATUS_OLD)["Ethernet0"] == expected
 
 
 def test_a_text_without_the_table_is_unparsable_not_empty():

@@ -18,7 +18,6 @@ from gpufabric.nos.sonic.deploy import target_config  # noqa: E402
 from gpufabric.plan import build_plan  # noqa: E402
 from gpufabric.twin.emulators.sonic import factory, gcu, plane  # noqa: E402
 from gpufabric.twin.emulators.sonic.configdb import MemoryConfigDb  # noqa: E402
-from gpufabric.twin.emulators.sonic.yang_check import load  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 Z9332F = os.path.join(SONIC_REFERENCE, "platforms", "x86_64-dellemc_z9332f_d1508-r0")

@@ -73,8 +73,8 @@ def test_state_db_port_table_answers_as_sonic_db_cli_does(switch):
 def test_show_interfaces_status_in_intfutils_table(switch):
     code, out, _err = run_cmd(switch, "show", "interfaces", "status")
     lines = out.splitlines()
-    assert code == 0 and lines[0].split() == ["Interface", "Lanes", "Speed", "MTU", "FEC", "Alias", "Vlan", "Oper",
-                                               "Admin", "Type", "Asym", "PFC"]
+    header = ["Interface", "Lanes", "Speed", "MTU", "FEC", "Alias", "Vlan", "Oper", "Admin", "Type", "Asym", "PFC"]
+    assert code == 0 and lines[0].split() == header
     assert set(lines[1]) == {"-", " "} and len(lines[0]) == len(lines[1])
     first = lines[2].split()
     assert first[:3] == ["Ethernet0", "33,34,35,36,37,38,39,40", "400G"] and first[6] == "routed"

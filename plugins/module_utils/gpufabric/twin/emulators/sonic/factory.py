@@ -97,9 +97,8 @@ def _t1(data):
         peer = "10.0.%d.%d" % (2 * count // 256, 2 * count % 256 + 1)
         data["INTERFACE"][port] = {}
         data["INTERFACE"]["%s|%s/31" % (port, local)] = {}
-        data["BGP_NEIGHBOR"][peer] = {"rrclient": "0", "name": "ARISTA%02d%s" % (1 + count % half if half else 1,
-                                                                                  "T2" if count < half else "T0"),
-                                      "local_addr": local, "nhopself": "0", "holdtime": "180",
+        name = "ARISTA%02d%s" % (1 + count % half if half else 1, "T2" if count < half else "T0")
+        data["BGP_NEIGHBOR"][peer] = {"rrclient": "0", "name": name, "local_addr": local, "nhopself": "0", "holdtime": "180",
                                       "asn": str(65200 if count < half else 64001 + count - half), "keepalive": "60"}
     return data
 
