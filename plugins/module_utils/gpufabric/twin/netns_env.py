@@ -47,7 +47,7 @@ def shell_prefix(env):
     gives each command) so that it sees what ``env`` gives it: the binds, then PATH."""
     import shlex
     # Several commands of one batch share the shell's mount namespace: a source no longer seen is one an earlier
-    # command already bound over its target (/etc/sonic/<host> is hidden once bound over /etc/sonic), kept as it is.
+    # command already bound over its target (a switch's /etc/<nos>/<host> is hidden once bound over /etc/<nos>), kept.
     lines = ["if [ -d %s ]; then mount --bind %s %s || exit 97; fi"
              % (shlex.quote(source), shlex.quote(source), shlex.quote(target))
              for source, target in env["binds"] if os.path.isdir(source)]
