@@ -68,3 +68,16 @@ def test_factory_to_plan_goes_through_gcu_with_the_buffer_rows_loaded_first(emul
                     str(tmp_path)).replace(target)
         assert db.get_config() == target, dev.name
     assert seen == {"Z9332F-ON", "Z9664F-ON", "S5296F-ON", "S5232F-ON", "S3248T-ON"}
+
+
+def test_intfmgrd_remakes_the_namespace_only_when_addresses_lags_vlans_or_loopback_change(tmp_path):
+    from gpufabric.twin.emulators.sonic import orchagent
+    config = factory.first_boot(Z9332F, "lab-r0-leaf01")
+    orchagent.remember_layout(str(tmp_path), config)
+    mtu = json.loads(json.dumps(config))
+    mtu["PORT"]["Ethernet0"]["mtu"] = "9216"                  # portsorch's part (program_ports), not intfmgrd's
+    assert orchagent.layout_digest(mtu) == orchagent._remembered(str(tmp_path))
+    moved = json.loads(json.dumps(config))
+    del moved["INTERFACE"]["Ethernet0|10.0.0.0/31"]
+    moved["INTERFACE"]["Ethernet0|10.9.0.0/31"] = {}
+    assert orchagent.layout_digest(moved) != orchagent._remembered(str(tmp_path))
