@@ -18,7 +18,7 @@ ARGUMENT_SPEC = {
     "frr_conf_path": {"type": "str", "required": True},
     "vtysh_command": {"type": "str", "default": "docker exec bgp vtysh"},
     "yang_models": {"type": "str", "default": ""},
-    "gcu_load_tables": {"type": "list", "elements": "str", "default": ["PFC_WD"]},
+    "gcu_load_tables": {"type": "list", "elements": "str", "default": ["PFC_WD", "BUFFER_POOL", "BUFFER_PROFILE"]},
     "expected_role": {"type": "str", "default": ""},
 }
 

@@ -30,7 +30,8 @@ class ActionModule(PlannedAction):
             return dict(result, failed=True, msg=problem)
         try:
             started = progress.elapsed()
-            wanted = twin.build_twin(plan, build.render_all(plan))
+            wanted = twin.build_twin(plan, build.render_all(plan),
+                                     boot="factory" if args.get("frr_config") == "factory" else "build")
             progress.phase("render", len(wanted.namespaces), "namespaces", progress.elapsed() - started)
             started = progress.elapsed()
             if state == "absent":

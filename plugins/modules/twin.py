@@ -46,8 +46,11 @@ options:
     description:
       - C(rendered) starts FRR with the rendered C(frr.conf). C(blank) starts it without routing config and
         leaves an installed C(frr.conf) alone, for C(playbooks/deploy.yml) to install and reload the rendered one.
+      - C(factory) does the same and boots each switch from its NOS's factory state (the configuration the NOS's first
+        boot writes for its platform, or what the switch saved since), for C(playbooks/deploy.yml) to take it to the
+        plan (docs/twin.md, "Factory state").
     type: str
-    choices: [rendered, blank]
+    choices: [rendered, blank, factory]
     default: rendered
 author:
   - gpucluster.fabric contributors (@gpucluster)

@@ -57,6 +57,8 @@ def lab(tmp_path_factory):
     rendered = build.render_all(plan)
     wanted = twin.build_twin(plan, rendered)
     twin.down(wanted.cluster, wanted.namespaces)
+    # Switches seeded from the build (not factory state): this file needs a running fabric, and a first
+    # deploy of every switch would cost minutes; tests/twin/test_deploy_twin.py deploys from factory state.
     twin.up(wanted, timeout=60)
     yield {"plan": plan, "twin": wanted, "frr_conf": wanted.namespaces[SPINE].frr_conf,
            "build_dir": str(tmp_path_factory.mktemp("build"))}

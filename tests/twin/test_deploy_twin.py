@@ -1,4 +1,7 @@
-"""Deploys on the lab twin under traffic (issue 17), one lab twin for the module:
+"""Deploys on the lab twin under traffic (issue 17), one lab twin for the module, its switches booted from their
+factory state (issue 40: SONiC's first-boot CONFIG_DB for each platform and hwsku, FRR without BGP):
+- the first deploy.yml takes every switch to the plan through config replace and the BGP gate; a second changes
+  nothing;
 - the loss flow (twin/traffic.py) counts the packets of an outage, on the pair it hits only;
 - a rolling deploy.yml of a cosmetic change to every switch, and a redeploy of one leaf, lose no packet of
   the cross-SU cross-rail flow at 20 packets/s (the loss is printed: run with -s to see it);
@@ -10,6 +13,7 @@ deploy of 27 switches is most of it); run under the twin lock.
 """
 import glob
 import ipaddress
+import json
 import os
 import re
 import subprocess
@@ -34,9 +38,9 @@ COSMETIC = ("log syslog informational\n", "log syslog warnings\n")
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     plan = build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", "lab", "lab.topology.yml")))
-    wanted = twin.build_twin(plan, build.render_all(plan))
+    wanted = twin.build_twin(plan, build.render_all(plan), boot="factory")
     twin.down(wanted.cluster, wanted.namespaces)
-    twin.up(wanted, timeout=60)
+    twin.up(wanted, frr_config="factory")
     yield plan, wanted, tmp_path_factory.mktemp("build")
     twin.down(wanted.cluster, wanted.namespaces)
 
@@ -75,6 +79,31 @@ def changed_hosts(stdout):
     return {m.group(1) for m in re.finditer(r"^(\S+)\s+: ok=\d+\s+changed=([1-9]\d*)", stdout, re.M)} - {"localhost"}
 
 
+def task_hosts(stdout, task, status="changed"):
+    """The hosts a task of the play's output reported with ``status`` (changed, ok)."""
+    hosts = set()
+    for block in stdout.split("\nTASK [")[1:]:
+        if block.split("]", 1)[0].endswith(task):
+            hosts.update(re.findall(r"^%s: \[([^\]]+)\]" % status, block, re.M))
+    return hosts
+
+
+def test_first_deploy_from_factory_state_changes_every_switch_and_a_second_nothing(lab):
+    plan, wanted, build_dir = lab
+    sonic = {dev.name for dev in plan.devices if dev.nos == "sonic" and dev.role != "gpu_server"}
+    with open("/etc/sonic/lab-r0-leaf01/config_db.json") as f:
+        assert json.load(f)["DEVICE_METADATA"]["localhost"]["hostname"] == "sonic"      # as first boot left it
+    proc = deploy(build_dir)
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert sonic <= changed_hosts(proc.stdout)
+    assert task_hosts(proc.stdout, "Replace the config with the target config_db (applies only the difference)") == sonic
+    gated = task_hosts(proc.stdout, "Wait for the BGP gate (sessions, own announcements, prefixes from each neighbour)", "ok")
+    assert gated >= set(bgp_switches(wanted)), sorted(set(bgp_switches(wanted)) - gated)
+    with open("/etc/sonic/lab-r0-leaf01/config_db.json") as f:
+        assert json.load(f)["DEVICE_METADATA"]["localhost"]["hostname"] == "lab-r0-leaf01"
+    assert changed_hosts(deploy(build_dir).stdout) == set()        # a second run changes nothing
+
+
 def test_flow_counts_the_packets_of_a_one_second_outage_on_its_pair_only(lab):
     plan = lab[0]
     pairs = cross_su_pairs(plan)
@@ -103,12 +132,10 @@ def test_rolling_cosmetic_deploy_to_every_switch_loses_no_packet(lab):
     print("rolling deploy of %d switches: %d packets sent, %d lost" % (len(names), flow.sent, flow.lost))
     print(flow.report())
     assert proc.returncode == 0, proc.stdout[-3000:]
-    # Every drifted switch changed (the OOB switches too, on the first deploy to a fresh twin: it stages
-    # their frr.conf where twin.up leaves none).
-    assert changed_hosts(proc.stdout) >= set(names)
+    assert changed_hosts(proc.stdout) == set(names)
     assert flow.sent > 8 * 100 and flow.lost == 0
     assert glob.glob("/etc/frr/lab-*/frr.conf.*~") == []          # no backup left behind
-    assert changed_hosts(deploy(build_dir).stdout) == set()        # a second run changes nothing
+    # (A second run changing nothing is asserted after the first deploy from factory state, above.)
 
 
 def test_redeploy_of_one_leaf_loses_no_packet(lab):

@@ -22,6 +22,8 @@ def lab():
     plan = planning.build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", "lab", "lab.topology.yml")))
     wanted = twin.build_twin(plan, build.render_all(plan))
     twin.down(wanted.cluster, wanted.namespaces)
+    # Switches seeded from the build (not factory state): this file needs a running fabric, and a first
+    # deploy of every switch would cost minutes; tests/twin/test_deploy_twin.py deploys from factory state.
     twin.up(wanted, timeout=60)
     yield plan, wanted
     twin.down(wanted.cluster, wanted.namespaces)

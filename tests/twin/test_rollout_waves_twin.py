@@ -64,6 +64,8 @@ def t256(tmp_path_factory):
         yaml.safe_dump({"sonic_deploy_frr_reload_command": OUTAGE_RELOAD}))
     wanted = twin.build_twin(plan, build.render_all(plan))
     twin.down(wanted.cluster, wanted.namespaces)
+    # Switches seeded from the build (not factory state): this file needs a running fabric, and a first
+    # deploy of every switch would cost minutes; tests/twin/test_deploy_twin.py deploys from factory state.
     twin.up(wanted, timeout=300)
     ctx = {"plan": plan, "twin": wanted, "inventory": inventory, "build_dir": str(build_dir),
            "one_spec": str(one / "t256.topology.yml")}

@@ -60,6 +60,8 @@ def bring_up(inventory, cluster, build_dir, tenants, timeout):
     plan = cluster_plan(inventory, cluster, build_dir)
     wanted = twin.build_twin(plan, build.render_all(plan))
     twin.down(wanted.cluster, wanted.namespaces)
+    # Switches seeded from the build (not factory state): this file needs a running fabric, and a first
+    # deploy of every switch would cost minutes; tests/twin/test_deploy_twin.py deploys from factory state.
     twin.up(wanted, timeout=timeout)
     return set(wanted.namespaces)
 

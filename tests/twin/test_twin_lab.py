@@ -22,6 +22,8 @@ def lab():
     wanted = twin.build_twin(plan, build.render_all(plan))
     twin.down(wanted.cluster, wanted.namespaces)
     BEFORE["neigh"] = kernel.current()
+    # Switches seeded from the build (not factory state): this file needs a running fabric, and a first
+    # deploy of every switch would cost minutes; tests/twin/test_deploy_twin.py deploys from factory state.
     report = twin.up(wanted, timeout=60)
     yield plan, wanted, report
     twin.down(wanted.cluster, wanted.namespaces)

@@ -56,7 +56,9 @@ def test_configdb_in_database_4_with_sonic_encoding(switch, leaf):
     table, field = next((k, f) for k, row in leaf["ACL_TABLE"].items() for f, v in row.items() if isinstance(v, list))
     code, out, _err = run_cmd(switch, "sonic-db-cli", "CONFIG_DB", "HGET", "ACL_TABLE|" + table, field + "@")
     assert out.strip() == ",".join(leaf["ACL_TABLE"][table][field])
-    assert run_cmd(switch, "sonic-db-cli", "APPL_DB", "DBSIZE")[1] == "0\n"
+    # APPL_DB holds what portmgrd/portsorch write (a PORT_TABLE row per port, a LAG_TABLE row per PortChannel).
+    assert run_cmd(switch, "sonic-db-cli", "APPL_DB", "DBSIZE")[1] == "%d\n" % (len(leaf["PORT"])
+                                                                                + len(leaf.get("PORTCHANNEL", {})))
     assert running(switch) == leaf
     assert run_cmd(switch, "sonic-cfggen", "-d", "-v", "DEVICE_METADATA.localhost.hwsku")[1] == "DellEMC-Z9332f-O32\n"
 

@@ -97,7 +97,8 @@ def test_validation_reads_a_switchs_configuration_from_the_switch_never_the_buil
     assert netns_env.write(str(tmp_path / "lab"), "lab-leaf1", binds=[(str(source), "/etc/nos")], path=["/run/nos/bin"])
     transport = NetnsTransport(lambda host: "/dev/null", env_root=str(tmp_path))
     text = transport.shell_text("lab-leaf1", Command("native", "nos-db --print"))
-    assert text == "(mount --bind %s /etc/nos || exit 97; PATH=/run/nos/bin:$PATH && export PATH; nos-db --print)" % source
+    assert text == ("(if [ -d {0} ]; then mount --bind {0} /etc/nos || exit 97; fi; PATH=/run/nos/bin:$PATH && export PATH; "
+                    "nos-db --print)".format(source))
     with pytest.raises(Unavailable, match=r"lab-gpu1 runs no NOS management plane on the twin .*cannot be read"):
         transport.shell_text("lab-gpu1", Command("native", "nos-db --print"))
 

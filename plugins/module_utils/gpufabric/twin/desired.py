@@ -35,17 +35,24 @@ def _rendered(files, host, plane):
     return files[path]
 
 
-def layout_of(dev, files):
-    """(the twin plane of the switch's NOS, its layout of the switch's rendered configuration)."""
+def layout_of(dev, files, boot="build"):
+    """(the twin plane of the switch's NOS, its layout of the switch's rendered configuration). With ``boot``
+    "factory", of what the switch holds before any deploy (its plane's ``factory_text``: the NOS's first-boot
+    configuration, or what the switch saved since), its management address still the rendered one (as DHCP hands it)."""
     plane = emulator_plane(dev.nos)
     try:
-        return plane, plane.layout(_rendered(files, dev.name, plane))
+        rendered = plane.layout(_rendered(files, dev.name, plane))
+        if boot != "factory" or not hasattr(plane, "factory_text"):
+            return plane, rendered
+        lay = plane.layout(plane.factory_text(dev.name, dev.model.name))
     except ValueError as exc:
         raise TwinError("%s: %s" % (dev.name, exc))
+    lay["mgmt"] = rendered["mgmt"]
+    return plane, lay
 
 
-def _switch(twin, dev, files, cabled):
-    plane, lay = layout_of(dev, files)
+def _switch(twin, dev, files, cabled, boot="build"):
+    plane, lay = layout_of(dev, files, boot)
     ns = twin.ns(dev.name, dev.role)
     ns.sysctls = dict(SWITCH_SYSCTLS)
     ports = lay["ports"]
@@ -90,12 +97,12 @@ def _self_applying(twin, dev, files, cabled):
     return ns, mgmt
 
 
-def switch_namespaces(twin, dev, files, cabled):
+def switch_namespaces(twin, dev, files, cabled, boot="build"):
     """A switch's namespace, with its FRR, and the namespaces of its tenant VRFs (twin/vrf.py);
-    returns (the switch's namespace, its rendered management addresses)."""
+    returns (the switch's namespace, its rendered management addresses). ``boot``: layout_of's."""
     if dev.nos and getattr(emulator_plane(dev.nos), "SELF_APPLYING", False):
         return _self_applying(twin, dev, files, cabled)
-    ns, lay = _switch(twin, dev, files, cabled)
+    ns, lay = _switch(twin, dev, files, cabled, boot)
     conf = files.get("devices/%s/frr.conf" % dev.name)
     if conf is None:
         raise TwinError("%s: no rendered devices/%s/frr.conf in the build" % (dev.name, dev.name))
@@ -116,9 +123,10 @@ def cabled_ports(plan, host):
             if link.network in ("backend", "frontend")]
 
 
-def build_twin(plan, files):
+def build_twin(plan, files, boot="build"):
     """The desired Twin of ``plan``, whose switches run the rendered ``files`` ({relative path: text},
-    as gpufabric.build.render_all returns or as read back from build/<cluster>/)."""
+    as gpufabric.build.render_all returns or as read back from build/<cluster>/); with ``boot`` "factory" they boot
+    from their NOS's factory state instead (layout_of), for playbooks/deploy.yml to take them to the plan."""
     twin = Twin(plan.summary["cluster"])
     cabled = {}
     for link in plan.links:
@@ -141,13 +149,13 @@ def build_twin(plan, files):
             for found in lay["bridges"].values():
                 oob_addrs.extend(found)
             # Its management plane runs beside the bridge, outside any namespace (no dataplane of its own).
-            twin.device_planes[dev.name] = (dev.nos, dev.model.name, lay["native"])
+            twin.device_planes[dev.name] = (dev.nos, dev.model.name, layout_of(dev, files, boot)[1]["native"])
             continue
         if dev.role == "gpu_server":
             ns = server_namespace(twin, dev, files)
             mgmt = {}
         else:
-            ns, mgmt = switch_namespaces(twin, dev, files, cabled.get(dev.name, ()))
+            ns, mgmt = switch_namespaces(twin, dev, files, cabled.get(dev.name, ()), boot)
         port, addr = _mgmt_port(dev, mgmt, prefix)
         if port:
             # Named by the device's management address, a position: growth adds bridge ports and renames none.

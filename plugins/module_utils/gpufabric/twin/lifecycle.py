@@ -40,7 +40,10 @@ def preflight():
 def up(twin, wait=True, timeout=90.0, frr_config="rendered"):
     """Make the machine hold ``twin``; returns {"changed", "changes", "namespaces", "cables", "seconds",
     "converged" (seconds until every BGP session was Established)}. ``frr_config="blank"`` starts FRR
-    without routing config, for a deployment (playbooks/deploy.yml) to install the rendered one."""
+    without routing config, for a deployment (playbooks/deploy.yml) to install the rendered one; "factory" does the
+    same for a twin whose switches boot from their NOS's factory state (build_twin(..., boot="factory"))."""
+    if frr_config == "factory":
+        frr_config = "blank"
     started = time.monotonic()
     problem = preflight()
     if problem:

@@ -46,7 +46,10 @@ def shell_prefix(env):
     """Shell run before a command in the device's namespace (in a mount namespace of its own, as `ip netns exec`
     gives each command) so that it sees what ``env`` gives it: the binds, then PATH."""
     import shlex
-    lines = ["mount --bind %s %s || exit 97" % (shlex.quote(source), shlex.quote(target))
+    # Several commands of one batch share the shell's mount namespace: a source no longer seen is one an earlier
+    # command already bound over its target (a switch's /etc/<nos>/<host> is hidden once bound over /etc/<nos>), kept.
+    lines = ["if [ -d %s ]; then mount --bind %s %s || exit 97; fi"
+             % (shlex.quote(source), shlex.quote(source), shlex.quote(target))
              for source, target in env["binds"] if os.path.isdir(source)]
     if env["path"]:
         lines.append("PATH=%s:$PATH && export PATH" % ":".join(shlex.quote(p) for p in env["path"]))

@@ -50,7 +50,10 @@ def _interfaces(links, sysfs):
         extra = (sysfs or {}).get(name, {})
         speed = extra.get("speed")
         out[name] = dict(link, flaps=extra.get("carrier_changes"),
-                         speed=speed if isinstance(speed, int) and speed > 0 else None)
+                         speed=speed if isinstance(speed, int) and speed > 0 else None,
+                         speed_reported=bool(extra.get("reported")))
+        # A NOS that reports its ports itself (its own port table, "reported") is believed over its netdevs.
+        out[name].update({key: extra[key] for key in ("oper_up", "admin_up") if key in extra})
     return out
 
 

@@ -6,12 +6,19 @@ parser). SONiC runs FRR, lldpd and iproute2, so those observations are frr_linux
 from CONFIG_DB. Checks name the fact (``qos``), never the SONiC source it comes from.
 """
 import json
+import re
 
 from ...device_command import Command
 from ...frr_linux import collectors as frr_linux
+from ...frr_linux.parsers import sysfs_values
 from .ranges import from_ranges
 
-COMMANDS = dict(frr_linux.COMMANDS, qos=Command("native", "sonic-cfggen -d --print-data"))
+# ``sysfs``: the kernel's carrier changes of each port (flaps), and what the switch itself says of its ports, `show
+# interfaces status` (sonic-utilities scripts/intfutil, from APPL_DB and STATE_DB PORT_TABLE): oper and admin state
+# and the speed, which a SONiC port's netdev does not carry.
+COMMANDS = dict(frr_linux.COMMANDS, qos=Command("native", "sonic-cfggen -d --print-data"),
+                sysfs=Command("native", "grep -H . /sys/class/net/Ethernet*/carrier_changes 2>/dev/null; "
+                                        "show interfaces status"))
 # How each tool is invoked over SSH on a SONiC switch: lldpcli lives in its lldp container, FRR in bgp.
 SSH_TOOLS = {"vtysh": "sudo -n vtysh -c {q}", "lldpcli": "docker exec lldp lldpcli {text}", "native": "{text}"}
 
@@ -46,4 +53,47 @@ def config_db_qos(config_db):
     return out
 
 
-PARSERS = dict(frr_linux.PARSERS, qos=("qos", lambda text: config_db_qos(json.loads(text))))
+def speed_mbps(text):
+    """intfutil's speed ("400G", "2.5G", "100M") in Mb/s, or None ("N/A")."""
+    found = re.fullmatch(r"(\d+(?:\.\d+)?)([GM])", (text or "").strip())
+    if not found:
+        return None
+    return int(round(float(found.group(1)) * (1000 if found.group(2) == "G" else 1)))
+
+
+def interfaces_status(text):
+    """`show interfaces status` -> {port: {"oper_up", "admin_up", "speed" (Mb/s or None), "mtu"}} for its Ethernet
+    rows (PortChannels and sub-ports are not ports of the plan). The table is tabulate's: a header line, a rule of
+    dashes whose runs give each column's span, one row per port; the columns are found by their names (releases
+    differ: FEC, Vlan, Type and Asym PFC came later) and a cell may hold spaces (Type "QSFP28 or later")."""
+    lines = (text or "").splitlines()
+    start = next((i for i, line in enumerate(lines) if line.split()[:1] == ["Interface"]), None)
+    if start is None or start + 1 >= len(lines) or set(lines[start + 1].strip()) != {"-", " "}:
+        raise ValueError("no `show interfaces status` table")
+    spans = [m.span() for m in re.finditer(r"-+", lines[start + 1])]
+    names = [lines[start][a:b].strip() for a, b in spans]
+    missing = {"Interface", "Speed", "Oper", "Admin"} - set(names)
+    if missing:
+        raise ValueError("`show interfaces status` has no column %s" % ", ".join(sorted(missing)))
+    out = {}
+    for line in lines[start + 2:]:
+        cells = dict(zip(names, (line[a:b].strip() for a, b in spans)))
+        if not re.fullmatch(r"Ethernet\d+", cells.get("Interface", "")):
+            continue
+        mtu = cells.get("MTU", "")
+        out[cells["Interface"]] = {"speed": speed_mbps(cells["Speed"]), "mtu": int(mtu) if mtu.isdigit() else None,
+                                   "oper_up": cells["Oper"] == "up", "admin_up": cells["Admin"] == "up"}
+    return out
+
+
+def ports(text):
+    """The ``sysfs`` fact of a SONiC switch: each port's carrier changes (the kernel's) and what the switch says
+    of it (interfaces_status), its speed marked as the switch's own report."""
+    out = {name: dict(values) for name, values in sysfs_values(text).items()}
+    for name, port in interfaces_status(text).items():
+        out.setdefault(name, {}).update(port, reported=True)
+    return out
+
+
+PARSERS = dict(frr_linux.PARSERS, qos=("qos", lambda text: config_db_qos(json.loads(text))),
+               sysfs=("sysfs", ports))

@@ -102,7 +102,7 @@ class InterfaceSpeed(_PortCheck):
 
     def port_result(self, port, iface, state, ctx):
         planned = port.link.speed * 1000
-        if state.virtual:
+        if state.virtual and not iface.get("speed_reported"):
             return self.result(port.device, port.name, SKIP, "%s is virtual (no real speed)" % port.label())
         if iface.get("speed") is None:
             return self.result(port.device, port.name, SKIP, "%s reports no speed" % port.label())

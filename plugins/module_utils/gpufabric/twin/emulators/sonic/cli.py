@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-from . import apply_patch, gcu, mgmt
+from . import apply_patch, gcu, mgmt, portstate
 from .configdb import MemoryConfigDb, RedisConfigDb, mod_config, sort_dict
 from .orchagent import Portsorch, frr_reload, orchagent
 from .show import show, sonic_cfggen, sonic_db_cli
@@ -62,6 +62,7 @@ class Switch:
         """GCU over this switch's CONFIG_DB; with ``dry_run`` over a copy of it (GCU's DryRunChangeApplier):
         every check runs, nothing is written."""
         from .yang_check import load
+        portstate.refresh(self)       # what portsorch has written for the ports by now (supported_speeds)
         state = self.db("STATE_DB").get_config().get("PORT_TABLE", {})
         switch = gcu.Switch(self.release(), self.version.get("asic_type", "vs"),
                             str(self.version.get("build_version", "")), state_ports=state)
@@ -146,6 +147,7 @@ def config(args, switch, out, err, stdin):
     if code == 0 and opts.command in WRITES_CONFIG_DB and not getattr(opts, "dry_run", False):
         mgmt.publish(os.path.dirname(switch.socket), switch.db().get_config())    # eth0 follows MGMT_INTERFACE
         code = orchagent(switch, err)
+        portstate.refresh(switch)
     return code
 
 

@@ -77,9 +77,42 @@ def orchagent(switch, err):
     except (AclError, CommandError, OSError) as e:
         err.write("orchagent: the ACLs in CONFIG_DB could not be programmed: %s\n" % e)
         return 1
-    if has_vrfs(switch, config.get("VRF")):
-        return vrfmgr(switch, err, "vrfmgrd")
+    # vrfmgrd and intfmgrd: VRFs, and addresses, LAGs, VLANs and the loopback as they change, made again in the twin.
+    changed = layout_digest(config) != _remembered(switch.etc)
+    if has_vrfs(switch, config.get("VRF")) or changed:
+        code = vrfmgr(switch, err, "vrfmgrd" if config.get("VRF") else "intfmgrd")
+        if code == 0:
+            remember_layout(switch.etc, config)
+        return code
     return 0
+
+
+LAYOUT_FILE = "gpufabric-layout.sha1"
+
+
+def layout_digest(config):
+    """A digest of what of CONFIG_DB the twin builds a switch's namespace from besides PORT (program_ports): its
+    addresses, LAGs, VLAN bridges, loopback and VRFs (layout.py)."""
+    import hashlib
+    from .layout import layout
+    lay = layout(json.dumps(config))
+    part = {"addrs": {port: row["addrs"] for port, row in lay["ports"].items()}, "lags": lay["lags"],
+            "bridge_of": lay["bridge_of"], "bridges": lay["bridges"], "loopback": lay["loopback"], "vrfs": lay["vrfs"]}
+    return hashlib.sha1(json.dumps(part, sort_keys=True).encode()).hexdigest()
+
+
+def remember_layout(etc, config):
+    """Record which CONFIG_DB the switch's namespace was last made from (at boot, after vrfmgr)."""
+    with open(os.path.join(etc, LAYOUT_FILE), "w", encoding="utf-8") as f:
+        f.write(layout_digest(config) + "\n")
+
+
+def _remembered(etc):
+    try:
+        with open(os.path.join(etc, LAYOUT_FILE), encoding="utf-8") as f:
+            return f.read().strip()
+    except OSError:
+        return None
 
 
 # plane.reconcile in the machine's namespaces: its error as one line, the exit code 1.

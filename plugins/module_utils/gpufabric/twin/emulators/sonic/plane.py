@@ -23,7 +23,7 @@ import shutil
 import sys
 
 from ... import netns_env
-from . import mgmt, redis_db
+from . import factory, mgmt, orchagent, redis_db
 from .configdb import RedisConfigDb
 from . import layout as _layout
 from .cli import CALLER_UID
@@ -47,8 +47,11 @@ LOCK_FILE = "/run/gpufabric-sonic.lock"
 COMMANDS = ("config", "show", "sonic-cfggen", "sonic-db-cli", "frr-reload.py")
 # systemd's, for the transient timers the deploy arms (systemd.py).
 SYSTEMD_COMMANDS = ("systemd-run", "systemctl")
-# The release whose rules the twin's `config` commands apply (gcu_releases.yml), as SONiC's build_version.
-BUILD_VERSION = "SONiC.202511.0-gpufabric-twin"
+# The release whose rules the twin's `config` commands apply (gcu_releases.yml), as SONiC's build_version names an
+# image of branch 202511 (sonic_version.yml has it without "SONiC."; `show version` adds it), and the rest of that file.
+BUILD_VERSION = "20251130.06"
+VERSION = {"build_date": "Sun Nov 30 04:12:33 UTC 2025", "built_by": "gpufabric-twin", "branch": "202511",
+           "release": "202511", "commit_id": "gpufabric-twin", "build_number": "6"}
 # Where the YANG models come from: GPUFABRIC_SONIC_YANG_MODELS, else the reference copy beside a checkout.
 YANG_ENV = "GPUFABRIC_SONIC_YANG_MODELS"
 
@@ -122,6 +125,36 @@ def switch_facts(model_name, config_db=None):
         # GCU reads asic_type from sonic_version.yml; Mellanox SKUs are named Mellanox-*/ACS-*, the rest Broadcom.
         asic = "mellanox" if sku.startswith(("Mellanox-", "ACS-")) else "broadcom"
     return {"asic_type": asic, "hwsku": sku, "platform": platform}
+
+
+def host_version():
+    """sonic_version.yml's fields that describe the machine: the twin's switches run this machine's kernel and
+    Debian."""
+    release = _first_word("/etc/debian_version") or "N/A"
+    return dict(VERSION, kernel_version=os.uname().release, debian_version=release,
+                sonic_os_version=release.split(".")[0])
+
+
+def chassis_info(host, model_name):
+    """STATE_DB CHASSIS_INFO|chassis 1 as pmon's chassisd writes it: the twin's serial from the switch's name."""
+    import hashlib
+    return {"serial": "TW" + hashlib.sha256(host.encode()).hexdigest()[:8].upper(), "model": model_name or "N/A",
+            "revision": "N/A"}
+
+
+def factory_text(host, model_name):
+    """The config_db.json a switch boots from when it has not been deployed: the one it saved (config save) if it has
+    one, else what SONiC's first boot writes for its platform and hwsku (factory.py)."""
+    try:
+        with open(os.path.join(etc_dir(host), "config_db.json"), encoding="utf-8") as f:
+            return f.read()
+    except OSError:
+        pass
+    platform = switch_facts(model_name)["platform"]
+    if not platform:
+        raise factory.FactoryError("model %s has no platform files the twin knows: it cannot boot from its factory "
+                                   "state" % model_name)
+    return json.dumps(factory.first_boot(os.path.join(platform_files(), platform), host), indent=4)
 
 
 def boot_config(config_db, facts):
@@ -203,12 +236,18 @@ def _apply(state_dir, switches, namespaced):
         redis_db.switch_files(etc, run, facts["asic_type"], BUILD_VERSION, yang_models(),
                               config_db=boot_config(config_db, facts), dataplane=namespaced,
                               device={"cluster": os.path.basename(state_dir.rstrip("/")), "host": host,
-                                      "role": role, "model": model_name})
+                                      "role": role, "model": model_name, "platform": facts["platform"],
+                                      "platform_dir": os.path.join(platform_files(), facts["platform"])
+                                      if facts["platform"] else ""},
+                              version=host_version())
         if redis_db.start(run, netns=host if namespaced else None):
+            socket = redis_db.paths(run)["socket"]
             with open(os.path.join(etc, "config_db.json"), encoding="utf-8") as f:
                 boot = json.load(f)
-            RedisConfigDb(redis_db.paths(run)["socket"]).load(boot)
+            RedisConfigDb(socket).load(boot)
             mgmt.publish(run, boot)     # eth0 as MGMT_INTERFACE sets it at boot
+            RedisConfigDb(socket, "STATE_DB").set_entry("CHASSIS_INFO", "chassis 1", chassis_info(host, model_name))
+            orchagent.remember_layout(etc, RedisConfigDb(socket).get_config())   # what its namespace was made from
             changes.append("%s: redis started, CONFIG_DB loaded from /etc/sonic/config_db.json" % host)
     return changes
 

@@ -127,16 +127,17 @@ def write_json(path, data):
 
 
 def switch_files(etc_sonic, run_dir, asic_type, build_version, yang_models, config_db=None, dataplane=False,
-                 device=None):
+                 device=None, version=None):
     """Write a twin switch's /etc/sonic: database_config.json, sonic_version.yml (asic_type, build_version,
     as on SONiC), the twin's own gpufabric-twin.json (where the YANG models are; with ``dataplane``, that the
     switch's namespace enforces what CONFIG_DB holds, orchagent.py; ``device``: {"cluster", "host", "role",
-    "model"}, what the switch's orchagent stand-in needs to reprogram its part of the twin) and, first time only,
-    config_db.json."""
+    "model"}, what the switch's orchagent stand-in needs to reprogram its part of the twin; ``version``: the rest of
+    sonic_version.yml's fields, which `show version` prints) and, first time only, config_db.json."""
     os.makedirs(os.path.join(etc_sonic, "checkpoints"), exist_ok=True)
     write_json(os.path.join(etc_sonic, "database_config.json"), database_config(paths(run_dir)["socket"]))
     with open(os.path.join(etc_sonic, "sonic_version.yml"), "w", encoding="utf-8") as f:
         f.write("build_version: '%s'\nasic_type: %s\n" % (build_version, asic_type))
+        f.write("".join("%s: '%s'\n" % (key, value) for key, value in sorted((version or {}).items())))
     write_json(os.path.join(etc_sonic, "gpufabric-twin.json"),
                dict(device or {}, yang_models=yang_models, dataplane=dataplane))
     if config_db is not None and not os.path.exists(os.path.join(etc_sonic, "config_db.json")):

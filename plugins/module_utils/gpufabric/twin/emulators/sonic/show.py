@@ -1,9 +1,11 @@
 """SONiC's reading commands on a twin switch: `show runningconfiguration all` (CONFIG_DB and FRR's running config as
-"bgpraw"), `sonic-cfggen` (-d, -j, -v, --print-data, --write-to-db) and `sonic-db-cli`, after sonic-utilities."""
+"bgpraw"), `show version` and `show interfaces status` (show_status.py), `sonic-cfggen` (-d, -j, -v, --print-data,
+--write-to-db) and `sonic-db-cli`, after sonic-utilities."""
 import argparse
 import json
 import os
 
+from . import portstate, show_status
 from .configdb import DATABASES, mod_config, sort_dict
 
 
@@ -39,8 +41,21 @@ def bgpraw(switch, out, err):
 
 
 def show(args, switch, out, err):
+    if args[:1] == ["version"]:
+        portstate.refresh(switch)
+        metadata = switch.db().get_config().get("DEVICE_METADATA", {}).get("localhost", {})
+        chassis = switch.db("STATE_DB").get_config().get("CHASSIS_INFO", {}).get("chassis 1", {})
+        out.write(show_status.version(switch.version, metadata, switch.twin, chassis,
+                                      brief="--brief" in args or "-b" in args))
+        return 0
+    if args[:2] == ["interfaces", "status"]:
+        portstate.refresh(switch)
+        out.write(show_status.interfaces_status(switch.db().get_config(), switch.db("APPL_DB").get_config(),
+                                                switch.db("STATE_DB").get_config()))
+        return 0
     if args[:2] != ["runningconfiguration", "all"]:
-        err.write("Error: the twin's show models only 'show runningconfiguration all'\n")
+        err.write("Error: the twin's show models 'show runningconfiguration all', 'show version' and "
+                  "'show interfaces status'\n")
         return 2
     running = sort_dict(switch.db().get_config())
     running["bgpraw"] = bgpraw(switch, out, err)
@@ -80,6 +95,8 @@ def sonic_db_cli(args, switch, out, err):
                   "database_config.json\n" % (args[0] if args else "(none)"))
         return 1
     import redis
+    if args[0] in ("APPL_DB", "STATE_DB"):
+        portstate.refresh(switch)      # what portsyncd and portsorch would have written by now
     client = redis.Redis(unix_socket_path=switch.socket, db=DATABASES[args[0]], decode_responses=True)
     if len(args) == 1:
         err.write("sonic-db-cli %s: give a redis command\n" % args[0])
