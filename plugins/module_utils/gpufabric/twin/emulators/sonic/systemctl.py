@@ -56,7 +56,7 @@ def _stop(units, names, err):
             continue
         _remove(os.path.join(units, name + ".json"))
         if record.get("state") != "failed":
-            try:    # the timer's process (waiting, or running the service: stopped with it, by its session)
+            try:    # the unit's process (a timer's waiting, a service's running its command) and its group
                 os.killpg(record["pid"], signal.SIGTERM)
             except OSError:
                 pass
