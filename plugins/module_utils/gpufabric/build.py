@@ -28,7 +28,6 @@ from .structured.switch import check_reader
 from .structured.server import server_config_batches, server_configs
 
 
-
 @functools.lru_cache(maxsize=1)
 def structured(plan):
     """The plan's structured configs, computed once however many renderers read them."""

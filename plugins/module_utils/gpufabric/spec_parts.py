@@ -52,8 +52,8 @@ def fabric_pools(defaults, what):
 
 
 SPINE_COUNT = ("Spines in each group a leaf fans out to (the whole plane in two tiers, a pod in three). "
-                "Must divide `leaf.uplinks`; each leaf then has uplinks / count links to every spine. "
-                "Default: `leaf.uplinks` (one link to each spine).")
+               "Must divide `leaf.uplinks`; each leaf then has uplinks / count links to every spine. "
+               "Default: `leaf.uplinks` (one link to each spine).")
 SIZE_FOR = Choice(
     "How many spines a two-tier fabric gets when `count` is not set: `hardware_max`, one per leaf uplink, so "
     "the fabric grows to the hardware's largest size without recabling a leaf; `cluster`, the fewest that hold "
@@ -61,12 +61,12 @@ SIZE_FOR = Choice(
     "that size means more spines and every leaf uplink recabled. The summary says which and what it costs.",
     ["hardware_max", "cluster"], default="hardware_max")
 SUPER_COUNT = ("Superspines in each superspine plane (spine j of every pod connects to plane j). Must divide "
-                "`spine.uplinks`. Default: `spine.uplinks` (one link from a spine to each superspine).")
+               "`spine.uplinks`. Default: `spine.uplinks` (one link from a spine to each superspine).")
 CORE_COUNT = ("Core switches in each core plane (superspine k of plane j of every zone connects to core plane "
-               "(j, k)). Must divide `superspine.uplinks`. Default: `superspine.uplinks`.")
+              "(j, k)). Must divide `superspine.uplinks`. Default: `superspine.uplinks`.")
 ASN_POOL = AsnRange("Private ASN range `FIRST-LAST` for this network. Default: 64512-65534 when the largest "
-                     "cluster the hardware allows fits in it, else a 4-byte range (backend 4200000000-4200999999, "
-                     "frontend 4201000000-4201999999).")
+                    "cluster the hardware allows fits in it, else a 4-byte range (backend 4200000000-4200999999, "
+                    "frontend 4201000000-4201999999).")
 
 DOCS_FIELDS = {
     "layout": Section("Rack geometry for cable lengths.", {
@@ -118,37 +118,37 @@ DOCS_FIELDS = {
 
 TRAFFIC_CLASS = dict(minimum=0, maximum=7)
 QOS_OVERRIDES = Section("Keys merged into the QoS profile (data/qos_profiles.yml), key by key; `classes` "
-                         "replaces the profile's list whole. The switches, the server NICs and the validation all "
-                         "read the merged profile.", {
-                             "description": Str("Free text naming the profile."),
-                             "default_traffic_class": Int("Traffic class of every DSCP no class lists.", **TRAFFIC_CLASS),
-                             "classes": List("Traffic classes; exactly one should be lossless (the RoCEv2 class).",
-                                             Section("A traffic class.", {
-                                                 "name": Str("Name of the class.", required=True),
-                                                 "dscp": List("DSCP values of the class.",
-                                                              Int("A DSCP value.", minimum=0, maximum=63), default=[]),
-                                                 "traffic_class": Int("Traffic class, queue and PFC priority.",
-                                                                      required=True, **TRAFFIC_CLASS),
-                                                 "lossless": Bool("PFC on this priority, with its own priority group."),
-                                                 "ecn": Bool("ECN marking (WRED) on this queue."),
-                                                 "strict_priority": Bool("Strict priority scheduling (CNP)."),
-                                                 "dwrr_weight": Int("DWRR weight of the queue.", minimum=1, maximum=100),
-                                             })),
-                             "ecn": Section("ECN marking thresholds of the ECN queues.", {
-                                 "min_threshold_bytes": Int("Queue depth where marking starts.", minimum=0),
-                                 "max_threshold_bytes": Int("Queue depth where marking reaches its probability.",
-                                                            minimum=0),
-                                 "mark_probability_percent": Int("Marking probability at the maximum.", minimum=0,
-                                                                 maximum=100),
-                             }),
-                             "pfc_watchdog": Section("PFC watchdog (a port paused too long is unstuck).", {
-                                 "detection_time_ms": Int("Pause time that triggers the watchdog.", minimum=1),
-                                 "restoration_time_ms": Int("Time before the queue is restored.", minimum=1),
-                                 "action": Choice("What the watchdog does to the stuck queue.",
-                                                  ["drop", "forward", "alert"]),
-                                 "poll_interval_ms": Int("Watchdog poll interval.", minimum=1),
-                             }),
-                         })
+                        "replaces the profile's list whole. The switches, the server NICs and the validation all "
+                        "read the merged profile.", {
+                            "description": Str("Free text naming the profile."),
+                            "default_traffic_class": Int("Traffic class of every DSCP no class lists.", **TRAFFIC_CLASS),
+                            "classes": List("Traffic classes; exactly one should be lossless (the RoCEv2 class).",
+                                            Section("A traffic class.", {
+                                                "name": Str("Name of the class.", required=True),
+                                                "dscp": List("DSCP values of the class.",
+                                                             Int("A DSCP value.", minimum=0, maximum=63), default=[]),
+                                                "traffic_class": Int("Traffic class, queue and PFC priority.",
+                                                                     required=True, **TRAFFIC_CLASS),
+                                                "lossless": Bool("PFC on this priority, with its own priority group."),
+                                                "ecn": Bool("ECN marking (WRED) on this queue."),
+                                                "strict_priority": Bool("Strict priority scheduling (CNP)."),
+                                                "dwrr_weight": Int("DWRR weight of the queue.", minimum=1, maximum=100),
+                                            })),
+                            "ecn": Section("ECN marking thresholds of the ECN queues.", {
+                                "min_threshold_bytes": Int("Queue depth where marking starts.", minimum=0),
+                                "max_threshold_bytes": Int("Queue depth where marking reaches its probability.",
+                                                           minimum=0),
+                                "mark_probability_percent": Int("Marking probability at the maximum.", minimum=0,
+                                                                maximum=100),
+                            }),
+                            "pfc_watchdog": Section("PFC watchdog (a port paused too long is unstuck).", {
+                                "detection_time_ms": Int("Pause time that triggers the watchdog.", minimum=1),
+                                "restoration_time_ms": Int("Time before the queue is restored.", minimum=1),
+                                "action": Choice("What the watchdog does to the stuck queue.",
+                                                 ["drop", "forward", "alert"]),
+                                "poll_interval_ms": Int("Watchdog poll interval.", minimum=1),
+                            }),
+                        })
 
 SWITCH_MODEL = Section("A switch model.", {
     "description": Str("Free text shown in documents and the bill of materials.", default=""),
