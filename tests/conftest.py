@@ -82,3 +82,12 @@ def ansible_playbook(*args, inventory_plugins="gpucluster.fabric.topology,yaml",
         env["ANSIBLE_INVENTORY_ENABLED"] = inventory_plugins
     return subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook")] + list(args), cwd=ROOT,
                           env=env, check=False, capture_output=True, text=True, timeout=timeout)
+
+
+def built_by_playbook(build_dir, inventory, cluster, *extra, **kwargs):
+    """``build.yml -i inventories/<inventory>`` into ``build_dir`` (``extra``: more arguments, ``kwargs`` those of
+    ansible_playbook), asserted to succeed; the cluster's build directory."""
+    proc = ansible_playbook("-i", "inventories/" + inventory, "playbooks/build.yml", "-e", "build_dir=%s" % build_dir,
+                            *extra, **kwargs)
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    return build_dir / cluster

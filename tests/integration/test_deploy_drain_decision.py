@@ -11,7 +11,7 @@ import sys
 import pytest
 import yaml
 
-from conftest import ROOT, ansible_playbook, load_example
+from conftest import ROOT, ansible_playbook, built_by_playbook, load_example
 
 
 def playbook(*args):
@@ -20,10 +20,7 @@ def playbook(*args):
 
 @pytest.fixture(scope="module")
 def lab_build(tmp_path_factory):
-    build_dir = tmp_path_factory.mktemp("build")
-    proc = playbook("-i", "inventories/lab", "playbooks/build.yml", "-e", "build_dir=%s" % build_dir)
-    assert proc.returncode == 0, proc.stdout[-3000:]
-    return build_dir / "lab"
+    return built_by_playbook(tmp_path_factory.mktemp("build"), "lab", "lab")
 
 
 def fake_vtysh(tmp_path, name, build, host, up):

@@ -6,7 +6,7 @@ import re
 import pytest
 import yaml
 
-from conftest import ansible_playbook, load_example
+from conftest import built_by_playbook, load_example
 
 pyavd = pytest.importorskip("pyavd", reason="EOS configs are rendered by pyavd (requirements.txt)")
 
@@ -16,10 +16,7 @@ from gpufabric.plan import build_plan  # noqa: E402
 
 @pytest.fixture(scope="module")
 def eos_build(tmp_path_factory):
-    build_dir = tmp_path_factory.mktemp("build")
-    proc = ansible_playbook("-i", "inventories/eos-lab", "playbooks/build.yml", "-e", "build_dir=%s" % build_dir)
-    assert proc.returncode == 0, proc.stdout[-3000:]
-    return build_dir / "eoslab"
+    return built_by_playbook(tmp_path_factory.mktemp("build"), "eos-lab", "eoslab")
 
 
 def _blocks(text):

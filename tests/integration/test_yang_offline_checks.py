@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from conftest import ROOT, YANG_MODELS, ansible_playbook, needs_sonic_yang
+from conftest import ROOT, YANG_MODELS, ansible_playbook, built_by_playbook, needs_sonic_yang
 
 needs_sonic_yang()
 
@@ -19,11 +19,8 @@ def playbook(*args):
 
 @pytest.fixture(scope="module")
 def lab_build(tmp_path_factory):
-    build_dir = tmp_path_factory.mktemp("build")
-    proc = playbook("-i", "inventories/lab", "playbooks/build.yml", "-e", "build_dir=%s" % build_dir,
-                    "-e", "yang_models=%s" % YANG_MODELS)
-    assert proc.returncode == 0, proc.stdout[-3000:]
-    return build_dir / "lab"
+    return built_by_playbook(tmp_path_factory.mktemp("build"), "lab", "lab", "-e", "yang_models=%s" % YANG_MODELS,
+                             inventory_plugins=None)
 
 
 def test_build_validates_every_switch_and_writes_the_build(lab_build):

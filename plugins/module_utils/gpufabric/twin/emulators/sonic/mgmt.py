@@ -12,6 +12,8 @@ import ipaddress
 import json
 import os
 
+from ... import daemons
+
 FILE = "mgmt-reach.json"
 PORT = "eth0"
 
@@ -32,15 +34,4 @@ def addresses(config):
 def publish(run_dir, config):
     """Write what eth0 answers on into the switch's run directory; returns whether it changed."""
     text = json.dumps({"addresses": addresses(config)}, sort_keys=True) + "\n"
-    path = os.path.join(run_dir, FILE)
-    try:
-        with open(path, encoding="utf-8") as f:
-            if f.read() == text:
-                return False
-    except OSError:
-        pass
-    with open(path + ".tmp", "w", encoding="utf-8") as f:
-        f.write(text)
-    os.chmod(path + ".tmp", 0o644)
-    os.replace(path + ".tmp", path)
-    return True
+    return daemons.write_if_changed(os.path.join(run_dir, FILE), text, 0o644, owner=None)

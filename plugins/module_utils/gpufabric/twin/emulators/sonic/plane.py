@@ -22,7 +22,7 @@ import shlex
 import shutil
 import sys
 
-from ... import netns_env
+from ... import daemons, netns_env
 from . import factory, mgmt, orchagent, redis_db
 from .configdb import RedisConfigDb
 from . import layout as _layout
@@ -186,18 +186,8 @@ def _write_commands():
                 "if [ \"$(id -u)\" != 0 ]; then exec sudo -n %s=\"$(id -u)\" \"$0\" \"$@\"; fi\n"
                 "exec %s -c %s \"$0\" \"$@\"\n"
                 % (name, CALLER_UID, shlex.quote(sys.executable), shlex.quote(code)))
-        path = os.path.join(BIN_DIR, name)
-        try:
-            with open(path, encoding="utf-8") as f:
-                if f.read() == text:
-                    continue
-        except OSError:
-            pass
-        with open(path + ".tmp", "w", encoding="utf-8") as f:
-            f.write(text)
-        os.chmod(path + ".tmp", 0o755)
-        os.replace(path + ".tmp", path)
-        changed = True
+        # Machine-wide: twins of other clusters may write the same wrapper at the same time (a temporary file each).
+        changed = daemons.write_if_changed(os.path.join(BIN_DIR, name), text, 0o755, owner=None) or changed
     return changed
 
 
