@@ -20,6 +20,8 @@ ARGUMENT_SPEC = {
     "yang_models": {"type": "str", "default": ""},
     "gcu_load_tables": {"type": "list", "elements": "str", "default": ["PFC_WD", "BUFFER_POOL", "BUFFER_PROFILE"]},
     "expected_role": {"type": "str", "default": ""},
+    "record_file": {"type": "str", "default": "/etc/sonic/gpufabric-deploy.json"},
+    "overwrite_changes": {"type": "bool", "default": False},
 }
 
 
@@ -63,13 +65,15 @@ class ActionModule(ActionBase):
                              % (host, device.get("role"), args["expected_role"]))
         frr_text = self._build(host, args, "frr.conf")
         rendered = self._build(host, args, "config_db.json", json.loads) if config_db or args["yang_models"] else {}
-        parts = deploy_read.sections(args["frr_conf_path"], args["vtysh_command"], config_db, full)
+        parts = deploy_read.sections(args["frr_conf_path"], args["vtysh_command"], config_db, full, args["record_file"])
         res = self._low_level_execute_command(deploy_read.command(parts))
         try:
             read = deploy_read.split(parts, res.get("stdout", ""))
             seen = deploy_read.compare(read, rendered, frr_text, config_db)
         except deploy_read.ReadError as exc:
             raise StopSwitch("%s could not be read: %s%s" % (host, exc, self._stderr(res)))
+        if config_db:
+            self._guard(host, args, deploy_read.changed_by_hand(read, seen["running"]))
         differs = seen["db_changed"] or seen["frr_changed"]
         if not full:
             return {"changed": False, "pending": differs}
@@ -84,7 +88,8 @@ class ActionModule(ActionBase):
             "config_db": config_db, "device": device, "frr_text": frr_text, "target": seen["target"],
             "db_changed": seen["db_changed"], "frr_changed": seen["frr_changed"],
             "frr_installed_sha1": seen["frr_installed_sha1"], "frr_previous": seen["frr_previous"], "gcu": gcu,
-            "bgp_before": deploy_read.bgp_before(read), "bgp_peers": peers}}
+            "bgp_before": deploy_read.bgp_before(read), "bgp_peers": peers,
+            "record": deploy_read.record_text(seen["target"], rendered) if config_db else ""}}
         notes = self._gcu_notes(host, gcu)
         if notes:
             out["warnings"] = notes
@@ -93,6 +98,16 @@ class ActionModule(ActionBase):
             if notes:
                 out["diff"][0]["after_header"] += " - " + "; ".join(notes)
         return out
+
+    @staticmethod
+    def _guard(host, args, changed):
+        """Refuse a switch changed since the record its last deploy left on it (nos/sonic/deploy_read.py)."""
+        if changed and not args["overwrite_changes"]:
+            named = ", ".join(changed[:8]) + (" and %d more" % (len(changed) - 8) if len(changed) > 8 else "")
+            raise StopSwitch(
+                "%s: the configuration on the switch changed since the last deploy (%s), by hand or by another tool; "
+                "nothing sent: put the change in the spec, or set sonic_deploy_overwrite_changes=true to replace it "
+                "with the build" % (host, named))
 
     @staticmethod
     def _gcu_notes(host, gcu):

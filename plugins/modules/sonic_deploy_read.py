@@ -55,6 +55,17 @@ options:
     description: The role the switch must have in the build (empty for any).
     type: str
     default: ""
+  record_file:
+    description:
+      - Where the last deploy's record is on the switch (the hand-change guard's). A switch whose CONFIG_DB tables
+        of the build differ from that record was changed by hand or by another tool since, and the task fails naming
+        them; a switch with no record is not refused. frr.conf is not guarded (drain.yml rewrites it).
+    type: str
+    default: /etc/sonic/gpufabric-deploy.json
+  overwrite_changes:
+    description: Replace a switch changed since the last deploy with its build instead of refusing it.
+    type: bool
+    default: false
 author:
   - gpucluster.fabric contributors (@gpucluster)
 """
@@ -77,7 +88,8 @@ read:
     - C(config_db) (the value in force), C(device) (the structured config), C(frr_text), C(target) (the config_db
       given to C(config replace)), C(db_changed), C(frr_changed), C(frr_installed_sha1), C(frr_previous) (the
       installed frr.conf, null when there is none), C(gcu) (rows to write with C(config load) first, and their
-      keys), C(bgp_before) (C(show bgp summary json) before the change) and C(bgp_peers) (the BGP neighbours' builds).
+      keys), C(bgp_before) (C(show bgp summary json) before the change), C(bgp_peers) (the BGP neighbours' builds) and
+      C(record) (the record the deploy leaves on the switch once its change is kept).
   returned: success, with I(mode=full)
   type: dict
 """

@@ -1,11 +1,13 @@
 """sonic_deploy's CONFIG_DB half on a twin leaf, through SONiC's own commands (twin/emulators/sonic): the role reads
 `show runningconfiguration all`, takes `config checkpoint`, runs `config replace` and `config save -y`; a
 second run changes nothing; the running config it reads carries FRR's (`bgpraw`) and the target it sends has none,
-and a target holding it is refused as GCU refuses it; logged in as a user who is not root (SONiC's admin), deploy.yml
-is refused by `config` without the role's become and goes through with it; a change whose BGP gate fails is rolled back with `config rollback`, CONFIG_DB
-equal to the checkpoint again; an MTU change reaches the leaf's links only through CONFIG_DB (PORT rows), and the
-validation sees it on traffic (full-size echoes across the leaf are dropped, small ones pass); a QoS change on a
-server port takes its link down and up during config replace, as GCU does, and the deploy says so first.
+and a target holding it is refused as GCU refuses it; a leaf whose CONFIG_DB was changed by hand since the last deploy
+is refused by the hand-change guard (the deploy's record on the switch); logged in as a user who is not root (SONiC's
+admin), deploy.yml is refused by `config` without the role's become and goes through with it; a change whose BGP gate
+fails is rolled back with `config rollback`, CONFIG_DB equal to the checkpoint again; an MTU change reaches the leaf's
+links only through CONFIG_DB (PORT rows), and the validation sees it on traffic (full-size echoes across the leaf are
+dropped, small ones pass); a QoS change on a server port takes its link down and up during config replace, as GCU
+does, and the deploy says so first.
 
 Needs root, FRR, lldpd and redis-server (`make setup`); skipped with the reason otherwise. About 2 minutes;
 run under the twin lock (`flock /tmp/gpufabric-twin.lock pytest tests/twin/test_sonic_configdb_twin.py`).
@@ -183,7 +185,8 @@ def test_failed_gate_rolls_configdb_back_to_the_checkpoint(lab, tmp_path):
     db.set_entry("PFC_WD", port, None)
     before = db.get_config()
     write_build(plan, tmp_path / "build", mtu_and_no_aggregate)
-    proc, _changed = deploy(tmp_path / "build", tmp_path)
+    # The row was taken out by hand, here: the hand-change guard would refuse the switch without the override.
+    proc, _changed = deploy(tmp_path / "build", tmp_path, {"sonic_deploy_overwrite_changes": True})
     assert proc.returncode != 0
     assert "change rolled back (config_db to checkpoint gpufabric-pre-deploy" in proc.stdout, proc.stdout[-3000:]
     assert re.search(r"TASK \[gpucluster.fabric.sonic_deploy : Write them with config load.*\n(changed|ok): \[%s\]" % LEAF,
@@ -302,17 +305,26 @@ def deploy_playbook(tmp_path, extra_vars):
     return proc, int(changed.group(1)) if changed else None
 
 
-def test_the_login_user_deploys_only_with_the_roles_become(lab, tmp_path):
+def test_a_hand_change_is_refused_then_the_login_user_deploys_only_with_the_roles_become(lab, tmp_path):
     try:
         pwd.getpwnam(LOGIN_USER)
     except KeyError:
         pytest.skip("no user %s on this machine: make setup creates it (scripts/twin_login_user.sh)" % LOGIN_USER)
+    # The earlier deploys left their record on the leaf; a port edited by hand since is refused by deploy.yml's first
+    # pass, from a build directory of its own (as an AWX job: nothing of the controller's), and nothing changes.
+    with open("/etc/sonic/%s/gpufabric-deploy.json" % LEAF) as f:
+        assert "PORT" in json.load(f)["config_db"]
     db = configdb()
     db.set_entry("PORT", "Ethernet8", dict(db.get_config()["PORT"]["Ethernet8"], description="edited by hand"))
     before = db.get_config()
+    proc, changed = deploy_playbook(tmp_path, {})
+    assert proc.returncode != 0 and not changed, proc.stdout[-3000:]
+    assert "%s: the configuration on the switch changed since the last deploy (PORT), by hand" % LEAF in proc.stdout, \
+        proc.stdout[-3000:]
+    assert db.get_config() == before
     # Its own staging file: earlier runs as root left theirs in the machine's shared /tmp.
     login = {"ansible_user": LOGIN_USER, "sonic_deploy_staging_file": "/tmp/gpufabric-config_db-%s-%s.json"
-             % (LOGIN_USER, LEAF)}
+             % (LOGIN_USER, LEAF), "sonic_deploy_overwrite_changes": True}
     proc, _changed = deploy_playbook(tmp_path, dict(login, sonic_deploy_become=False))
     assert proc.returncode != 0 and "Root privileges are required for this operation" in proc.stdout, proc.stdout[-3000:]
     assert db.get_config() == before

@@ -160,8 +160,9 @@ def spare_swap_and_back(cluster, swapped_spec, inventory, build_dir, tenants, fa
         yaml.safe_dump(tenants, f)
     shutil.rmtree(build_dir)
     stateless = ("-e", "tenants=" + project_tenants)
+    at_once = ("-e", "spare_leaf_serial=100%")
     code, changed, out, times["swap again, no build_dir"] = play(inventory, build_dir, "spare.yml", *swap, *stateless,
-                                                                    "-e", "spare_leaf_serial=100%")
+                                                                 *at_once)
     assert code == 0, out
     assert changed_switches(changed) == []
 

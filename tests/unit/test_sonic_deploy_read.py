@@ -38,7 +38,7 @@ def switch(tmp_path):
 
 def test_a_full_read_splits_into_its_sections_with_their_statuses(switch):
     parts = deploy_read.sections(str(switch / "frr.conf"), str(switch / "vtysh"), config_db=True, full=True)
-    assert [name for name, _cmd in parts] == ["running", "frr", "version", "bgp_before"]
+    assert [name for name, _cmd in parts] == ["record", "running", "frr", "version", "bgp_before"]
     read = deploy_read.split(parts, sh(parts, switch))
     assert read["frr"] == (0, "hostname leaf01\nno newline at the end")   # the file as it is, last newline missing
     assert read["version"][0] != 0                                          # no sonic_version.yml here
@@ -52,7 +52,7 @@ def test_a_full_read_splits_into_its_sections_with_their_statuses(switch):
 
 def test_a_pending_read_compares_the_checksum_and_sees_a_missing_frr_conf(switch):
     parts = deploy_read.sections(str(switch / "frr.conf"), "vtysh", config_db=True, full=False)
-    assert [name for name, _cmd in parts] == ["running", "frr"]
+    assert [name for name, _cmd in parts] == ["record", "running", "frr"]
     read = deploy_read.split(parts, sh(parts, switch))
     text = (switch / "frr.conf").read_text()
     assert read["frr"][1].split()[0] == hashlib.sha1(text.encode()).hexdigest()
@@ -68,7 +68,8 @@ def test_a_config_db_change_is_seen_and_config_db_off_reads_no_show(switch):
     changed = dict(RENDERED, LOOPBACK_INTERFACE={"Loopback0|10.0.0.2/32": {}})
     seen = deploy_read.compare(deploy_read.split(parts, sh(parts, switch)), changed, "", True)
     assert seen["db_changed"] and seen["target"]["LOOPBACK_INTERFACE"] == {"Loopback0|10.0.0.2/32": {}}
-    assert [n for n, _c in deploy_read.sections("/x", "vtysh", config_db=False, full=True)] == ["frr", "bgp_before"]
+    names = [n for n, _c in deploy_read.sections("/x", "vtysh", config_db=False, full=True)]
+    assert names == ["record", "frr", "bgp_before"]
 
 
 def test_a_failed_or_cut_read_is_one_line_naming_the_command(switch):
@@ -81,6 +82,32 @@ def test_a_failed_or_cut_read_is_one_line_naming_the_command(switch):
     (switch / "show").write_text("#!/bin/sh\necho 'not json'\n")
     with pytest.raises(deploy_read.ReadError, match="printed no JSON"):
         deploy_read.compare(deploy_read.split(parts, sh(parts, switch)), RENDERED, "", True)
+
+
+def test_the_guard_names_the_tables_changed_since_the_record_and_passes_a_switch_without_one(switch):
+    record = switch / "gpufabric-deploy.json"
+    parts = deploy_read.sections(str(switch / "frr.conf"), "vtysh", True, False, record_file=str(record))
+    read = deploy_read.split(parts, sh(parts, switch))
+    assert read["record"][0] != 0
+    seen = deploy_read.compare(read, RENDERED, "", True)
+    assert deploy_read.changed_by_hand(read, seen["running"]) == []          # factory state: no record, not refused
+    # The record of a deploy that left the build's tables: nothing changed since.
+    text = deploy_read.record_text(seen["target"], RENDERED)
+    assert set(json.loads(text)["config_db"]) == set(RENDERED) and "65001" not in text    # digests, no value
+    record.write_text(text)
+    read = deploy_read.split(parts, sh(parts, switch))
+    assert deploy_read.changed_by_hand(read, deploy_read.compare(read, RENDERED, "", True)["running"]) == []
+    # By hand since: a new loopback address; a table the build does not own (PORT) is not the guard's.
+    running = json.loads((switch / "running.json").read_text())
+    running["LOOPBACK_INTERFACE"]["Loopback0|10.0.0.9/32"] = {}
+    running["PORT"]["Ethernet0"]["mtu"] = "1500"
+    (switch / "running.json").write_text(json.dumps(running))
+    read = deploy_read.split(parts, sh(parts, switch))
+    assert deploy_read.changed_by_hand(read, deploy_read.compare(read, RENDERED, "", True)["running"]) == [
+        "LOOPBACK_INTERFACE"]
+    record.write_text("not a record")
+    read = deploy_read.split(parts, sh(parts, switch))
+    assert deploy_read.changed_by_hand(read, {}) == ["the last deploy's record (unreadable)"]
 
 
 def test_peers_are_the_planned_neighbours_once_each():

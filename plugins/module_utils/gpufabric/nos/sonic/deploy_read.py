@@ -2,12 +2,20 @@
 
 A read is one command line the controller sends over the switch's login shell (the raw path: no Python starts on
 the switch), whose sections are separated by a marker line carrying each section's exit status:
-- the pending pass (``pending``): ``show runningconfiguration all`` and the installed frr.conf's checksum;
+- the pending pass (``pending``): ``show runningconfiguration all``, the installed frr.conf's checksum and the last
+  deploy's record (``RECORD_FILE``, read by the hand-change guard);
 - the deploy of a switch that differs (``full``): the same, but frr.conf whole (kept to restore it on rollback),
   ``/etc/sonic/sonic_version.yml`` (the release and ASIC the Generic Config Updater's checks depend on) and the
   BGP summary before the change (which sessions the gate requires).
 Everything else (the target config_db, what changed, the YANG and GCU pre-checks) is worked out here, on the
 controller, in the same task.
+
+The hand-change guard: a deploy that changed a switch leaves on it, with its config save, a record of what it left
+(``record_text``: a digest of each CONFIG_DB table the build owns). The next read compares the switch with that
+record (``changed_by_hand``), so a job with no files of the controller (AWX) is guarded too, and a switch with no
+record (factory state, or never deployed by this collection) is not refused. SONiC keeps no revision history with
+messages, as NVUE does, so the record is a file of the switch's own /etc/sonic. frr.conf is not guarded: drain.yml
+rewrites it on purpose (a drained switch stays drained across a restart), and a deploy puts the build's back.
 """
 import hashlib
 import json
@@ -17,15 +25,17 @@ from .deploy import running_config_db, target_config
 
 MARK = "@@gpufabric-read rc="
 VERSION_FILE = "/etc/sonic/sonic_version.yml"
+RECORD_FILE = "/etc/sonic/gpufabric-deploy.json"
+RECORD_BY = "gpucluster.fabric deploy"
 
 
 class ReadError(Exception):
     """The switch could not be read: one line naming the command and what it said."""
 
 
-def sections(frr_conf_path, vtysh_command, config_db, full):
+def sections(frr_conf_path, vtysh_command, config_db, full, record_file=RECORD_FILE):
     """[(name, shell command)] of one read, in order."""
-    out = []
+    out = [("record", "cat " + shlex.quote(record_file))]
     if config_db:
         out.append(("running", "show runningconfiguration all"))
     frr = shlex.quote(frr_conf_path)
@@ -102,6 +112,30 @@ def bgp_before(read):
 def peer_names(device):
     """The BGP neighbours whose builds say what each must send (the BGP gate)."""
     return sorted({n["peer"] for n in (device.get("bgp") or {}).get("neighbors") or [] if n.get("peer")})
+
+
+def _digest(value):
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode("utf-8")).hexdigest()[:24]
+
+
+def record_text(target, rendered):
+    """The record a deploy leaves on the switch once its change is kept: the digest of each CONFIG_DB table the build
+    owns (``rendered``'s tables, as ``target`` holds them). No value is kept."""
+    tables = {name: _digest(target.get(name)) for name in sorted(rendered)}
+    return json.dumps({"by": RECORD_BY, "config_db": tables}, sort_keys=True) + "\n"
+
+
+def changed_by_hand(read, running):
+    """The CONFIG_DB tables of the switch (``running``, compare()'s) that changed since the record the last deploy
+    left ([] when none did, or there is no record)."""
+    rc, text = read.get("record", (1, ""))
+    if rc != 0 or not text.strip():
+        return []
+    try:
+        tables = dict(json.loads(text)["config_db"])
+    except (ValueError, KeyError, TypeError):
+        return ["the last deploy's record (unreadable)"]
+    return [name for name, digest in sorted(tables.items()) if _digest(running.get(name)) != digest]
 
 
 def config_diff(running, target):
