@@ -123,8 +123,8 @@ def switch_namespaces(twin, dev, files, cabled, boot="build"):
 
 
 def kernel_port(dev, port):
-    """The Linux name of ``dev``'s port ``port``: the plan's name, unless its NOS's emulator names ports the kernel
-    cannot take (EOS's ``Ethernet1/1``: a Linux interface name has no ``/``) and maps them (``plane.kernel_port``)."""
+    """The Linux name of ``dev``'s port ``port``: the plan's name, unless its NOS names ports in a way the kernel
+    cannot take (a ``/`` in the name: a Linux interface name has none), whose emulator maps them (``plane.kernel_port``)."""
     nos = getattr(dev, "nos", None)
     if not nos or dev.role == "gpu_server":
         return port
