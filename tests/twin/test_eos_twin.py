@@ -113,15 +113,19 @@ def test_replace_diff_revert_and_confirm(fabric):
         device.close()
     # not confirmed: the switch goes back by itself
     _until(lambda: _hostname(LEAF) == "localhost", 30, "the commit timer's rollback")
+    # confirmed: the change outlives the timer
     device = _device(LEAF)
     try:
         device.load_replace_candidate(config=startup)
-        device.commit_config(revert_in=20)
+        device.commit_config(revert_in=5)
+        expires = device.device.run_commands(["show configuration sessions detail"])[0]["commitTimerExpireTime"]
         device.confirm_commit()
         assert not device.has_pending_commit()
+        _until(lambda: device.device.run_commands(["show version"])[0]["uptime"] > expires + 1, 30,
+               "the switch's uptime past the confirmed timer")
+        assert device.get_facts()["hostname"] == LEAF
     finally:
         device.close()
-    time.sleep(0)  # the confirmed change must outlive the timer: checked below after BGP comes up
 
 
 def test_bgp_up_after_committing_the_build(fabric):
