@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from gpufabric.twin.emulators.eos import eapi, http, plane, translate
+from gpufabric.twin.emulators.eos import eapi, http, namespace, plane, show, translate
 from gpufabric.twin.emulators.eos.cli import CliError, Config, Editor, FACTORY_CONFIG, diff
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -113,7 +113,8 @@ def test_translation_to_links_and_frr():
     config = Config.parse(LEAF)
     ports = translate.interfaces(config)
     assert ports["Ethernet1/1"] == {"mtu": 9216, "addrs": ["10.0.0.0/31"], "up": True, "routed": True,
-                                    "description": "gpu1", "dhcp": False, "vrf": None}
+                                    "description": "gpu1", "dhcp": False, "vrf": None,
+                                    "speed": "400g-4"}
     assert ports["Ethernet2/1"]["up"] is False
     frr = translate.frr_conf(config, "x")
     for line in ("hostname leaf1", "ip prefix-list SERVER_LINKS seq 10 permit 10.0.0.0/30 le 31",
@@ -132,11 +133,11 @@ def test_bfd_timers_other_than_bfdds_are_refused():
 
 
 def test_kernel_lines_use_linux_names():
-    assert plane.kernel_port("Ethernet1/5") == "Ethernet1_5" and plane.eos_port("Ethernet1_5") == "Ethernet1/5"
+    assert plane.kernel_port("Ethernet1/5") == "Ethernet1_5" and namespace.eos_port("Ethernet1_5") == "Ethernet1/5"
     links = {"Ethernet1_1": {"mtu": 1500, "flags": [], "addr_info": [], "linkinfo": {"info_kind": "veth"}},
              "Ethernet2_1": {"mtu": 1500, "flags": ["UP"], "addr_info": [], "linkinfo": {"info_kind": "veth"}},
              "lo": {"mtu": 65536, "flags": ["UP"], "addr_info": [{"family": "inet", "local": "127.0.0.1", "prefixlen": 8}]}}
-    lines = plane.kernel_lines(translate.interfaces(Config.parse(LEAF)), links)
+    lines = namespace.kernel_lines(translate.interfaces(Config.parse(LEAF)), links)
     assert "link set Ethernet1_1 mtu 9216" in lines and "addr add 10.0.0.0/31 dev Ethernet1_1" in lines
     assert "link set Ethernet1_1 up" in lines and "link set Ethernet2_1 down" in lines
     assert "addr add 10.32.0.1/32 dev lo" in lines
@@ -167,7 +168,7 @@ def _load(sw, name="s1"):
 def test_factory_boot_and_show_version(switch):
     results, error = switch.run_cmds(["enable", "show version", "show hostname"])
     assert error is None
-    assert results[1]["modelName"] == "DCS-7060X6-64PE" and results[1]["version"] == eapi.EOS_VERSION
+    assert results[1]["modelName"] == "DCS-7060X6-64PE" and results[1]["version"] == show.EOS_VERSION
     assert results[2] == {"hostname": "localhost", "fqdn": "localhost"}
     assert "interface Management1\n   ip address dhcp" in switch.running.text()
 
