@@ -139,23 +139,30 @@ def test_bgp_up_after_committing_the_build(fabric):
         finally:
             device.close()
 
-    def established():
-        device = _device(SPINE)
-        try:
-            peers = device.get_bgp_neighbors()["global"]["peers"]
-        finally:
-            device.close()
-        return peers and all(p["is_up"] for p in peers.values()) and len(peers) == len(eos) - 2
+    spines = [d.name for d in plan.devices if d.nos == "eos" and d.role == "backend_spine"]
 
-    _until(established, 120, "every BGP session of %s Established" % SPINE)
+    def established():
+        for spine in spines:
+            device = _device(spine)
+            try:
+                peers = device.get_bgp_neighbors()["global"]["peers"]
+            finally:
+                device.close()
+            if not (peers and all(p["is_up"] for p in peers.values()) and len(peers) == len(eos) - len(spines)):
+                return False
+        return True
+
+    _until(established, 150, "every BGP session of the spines Established (napalm's get_bgp_neighbors)")
     assert _hostname(LEAF) == LEAF
     device = _device(LEAF)
     try:
         lldp = device.get_lldp_neighbors_detail()
-        assert any(n[0]["remote_system_name"] == SPINE for n in lldp.values()), lldp
+        assert {n[0]["remote_system_name"] for n in lldp.values()} >= set(spines), lldp
+        assert {n[0]["remote_port"] for n in lldp.values() if n[0]["remote_system_name"] in spines} == {"Ethernet1/1"}
         summary = device.cli(["show ip bgp summary"], encoding="json")["show ip bgp summary"]
         peers = summary["vrfs"]["default"]["peers"]
-        assert peers and all(p["peerState"] == "Established" for p in peers.values())
+        assert len(peers) == len(spines) and all(p["peerState"] == "Established" for p in peers.values()), peers
+        assert all(p["prefixReceived"] > 0 for p in peers.values()), peers
     finally:
         device.close()
 

@@ -105,7 +105,7 @@ def test_setting_replaces_and_no_removes():
 
 def test_session_diff_is_a_unified_diff():
     text = diff(Config.parse(FACTORY_CONFIG), Config.parse(LEAF))
-    assert text.startswith("--- system:/running-config\n+++ session-config\n@@ ")
+    assert text.startswith("--- system:/running-config\n+++ session-config\n@@ ")  # cli.diff; show names the session
     assert "+hostname leaf1" in text and "-no ip routing" in text
 
 
@@ -176,6 +176,7 @@ def test_factory_boot_and_show_version(switch):
 def test_session_commit_timer_reverts_unless_confirmed(switch):
     assert _load(switch)[1] is None
     results, _ = switch.run_cmds(["enable", "show session-config named s1 diffs"], "text")
+    assert results[1]["output"].startswith("--- system:/running-config\n+++ session:/s1-session-config\n@@ ")
     assert "+hostname leaf1" in results[1]["output"]
     assert switch.run_cmds(["enable", "show hostname"])[0][1]["hostname"] == "localhost"   # not committed yet
     switch.run_cmds(["enable", "copy startup-config flash:rollback-0", "configure session s1 commit timer 00:00:10"])

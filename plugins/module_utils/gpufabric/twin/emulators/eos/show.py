@@ -62,7 +62,7 @@ class ShowMixin:
                 raise CommandFailed(["Session not found" if m.group(2) else "Not in a configuration session"],
                                     kind="could not run command")
             if m.group(3):
-                return {"output": diff(self.running, session.config)} if fmt == "text" else \
+                return {"output": diff(self.running, session.config, after_name="session:/%s-session-config" % session.name)} if fmt == "text" else \
                     self._raise_text(line)
             return self._out(fmt, session.config.cmds_json(), session.config.text())
         if line in ("show running-config", "show running-config all", "show running-config sanitized"):
