@@ -202,7 +202,7 @@ def serve(state_dir):
     make_ca(base)
     switches = []
     for host, release in listing:
-        model = release.partition("@")[2] or "7060X6-64PE"
+        model = (release or "").partition("@")[2] or "7060X6-64PE"
         path = os.path.join(switch_dir(state_dir, host), "startup-config")
         text = None
         if os.path.exists(path):
