@@ -97,18 +97,20 @@ class Config:
         def walk(node, depth):
             lines = []
             for child in node.children:
-                lines.append("   " * depth + child.line)
                 if child.children:
-                    lines += walk(child, depth + 1)
-                    if depth:
-                        lines.append("   " * depth + "!")
+                    lines.append("   " * depth + "!")    # EOS opens each sub-mode's block with a bang
+                lines.append("   " * depth + child.line)
+                lines += walk(child, depth + 1)
             return lines
 
-        for child in self.root.children:
+        top = self.root.children
+        for index, child in enumerate(top):
             out.append(child.line)
-            if child.children:
-                out += walk(child, 1)
-            out.append("!")
+            out += walk(child, 1)
+            after = top[index + 1] if index + 1 < len(top) else None
+            # one-line settings of the same kind stay together, as EOS prints them (qos map, lldp, ntp ...)
+            if after is None or child.children or after.children or after.line.split()[0] != child.line.split()[0]:
+                out.append("!")
         out.append("end")
         return "\n".join(out) + "\n"
 
