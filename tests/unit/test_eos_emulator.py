@@ -117,7 +117,7 @@ def test_translation_to_links_and_frr():
                                     "speed": "400g-4"}
     assert ports["Ethernet2/1"]["up"] is False
     frr = translate.frr_conf(config, "x")
-    for line in ("hostname leaf1", "ip prefix-list SERVER_LINKS seq 10 permit 10.0.0.0/30 le 31",
+    for line in ("hostname x", "ip prefix-list SERVER_LINKS seq 10 permit 10.0.0.0/30 le 31",
                  " set as-path prepend 64514 64514 64514", "router bgp 64514", " neighbor FABRIC peer-group",
                  " neighbor FABRIC bfd", " neighbor 10.16.0.0 peer-group FABRIC", "  maximum-paths 2",
                  "  aggregate-address 10.0.0.0/30 summary-only", "  neighbor FABRIC route-map DRAIN out",

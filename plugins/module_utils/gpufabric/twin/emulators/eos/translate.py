@@ -226,8 +226,10 @@ def _bgp(config):
 
 
 def frr_conf(config, host):
-    """The frr.conf standing in for the switch's routing agents under ``config``, in the form FRR 8.4 shows it."""
-    lines = ["frr defaults datacenter", "hostname %s" % hostname(config, host), "log syslog informational",
+    """The frr.conf standing in for the switch's routing agents under ``config``, in the form FRR 8.4 shows it. Its
+    ``hostname`` is the namespace's (FRR shows the host name of the UTS namespace it runs in, docs/twin.md), whatever
+    host name the configuration gives the switch (``show hostname`` answers that one)."""
+    lines = ["frr defaults datacenter", "hostname %s" % host, "log syslog informational",
              "service integrated-vtysh-config", "!"]
     lines += _prefix_lists(config) + _community_lists(config) + _route_maps(config) + _bgp(config)
     return "\n".join(lines) + "\n"
