@@ -245,3 +245,28 @@ def test_built_startup_configs_load(tmp_path):
             assert "router bgp" in translate.frr_conf(config, host)
             found += 1
     assert found
+
+
+ACL = """\
+ip access-list TENANT_ALPHA
+   counters per-entry
+   5 remark tenant alpha
+   10 permit ip any 10.0.0.0/31
+   20 permit ip any host 10.32.0.1
+   30 deny ip any any
+!
+interface Ethernet1/1
+   no switchport
+   ip address 10.0.0.0/31
+   ip access-group TENANT_ALPHA in
+"""
+
+
+def test_port_acls_as_nftables_with_eos_implicit_deny():
+    from gpufabric.twin.emulators.eos import acl
+    rules = acl.port_rules(Config.parse(ACL), plane.kernel_port)
+    assert rules == {"Ethernet1_1": ["meta protocol ip ip daddr 10.0.0.0/31 accept",
+                                     "meta protocol ip ip daddr 10.32.0.1 accept",
+                                     "meta protocol ip drop", "meta protocol ip drop"]}
+    with pytest.raises(translate.Unsupported, match="tcp any any eq 22"):
+        acl.port_rules(Config.parse(ACL.replace("30 deny ip any any", "30 permit tcp any any eq 22")), plane.kernel_port)

@@ -132,6 +132,7 @@ GRAMMAR = {
     "acl": [
         (r"(\d+ )?(permit|deny) .+", None, None),
         (r"(\d+ )?remark .+", None, None),
+        (r"counters per-entry", None, None),
     ],
     "vrf": [(r"description .+", 1, None)],
     "qos-profile": [

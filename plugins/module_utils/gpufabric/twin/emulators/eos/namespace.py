@@ -3,9 +3,11 @@ through ``ip -batch``, FRR through frr-reload in place: ``Applier``) and what th
 its lldpd, BGP from its FRR: ``LiveOper``). The twin made the namespace, its cables, FRR and lldpd (docs/twin.md)."""
 import json
 import os
+import shutil
 import subprocess
 
-from ... import daemons
+from ... import daemons, nftables
+from ...run import CommandError
 
 MGMT_PORT = "Management1"
 
@@ -71,9 +73,11 @@ class Applier:
         self.current = None
 
     def _do(self, config):
+        from .acl import port_rules
         from .translate import frr_conf, interfaces
         lines = kernel_lines(interfaces(config), _links(self.host))
         text = frr_conf(config, self.host)
+        acls = port_rules(config, kernel_port)
         if lines:
             _run(["ip", "-n", self.host, "-batch", "-"], "\n".join(lines) + "\n", what="ip -batch of the ports")
         if daemons.write_if_changed(os.path.join(daemons.frr_dir(self.host), "frr.conf"), text, 0o640):
@@ -83,6 +87,11 @@ class Applier:
                        if line.strip() and not line.startswith(("Lines To", "====="))]
             if pending:
                 raise ValueError("FRR did not take the configuration: %s" % "; ".join(pending[:3]))
+        if acls or shutil.which("nft"):
+            try:
+                nftables.apply({self.host: nftables.ruleset(acls)})
+            except CommandError as exc:
+                raise ValueError("the port ACLs did not load: %s" % exc)
 
     def __call__(self, config):
         from .translate import Unsupported
