@@ -5,7 +5,8 @@ twin's CA. Through napalm's eos driver (a third-party client, not product code),
 - commit_config(revert_in=...) not confirmed: the switch goes back to its previous configuration by itself;
 - commit_config(revert_in=...) then confirm_commit: the configuration stays;
 - every EOS switch committed with its built startup-config: BGP comes up between leaves and spines;
-- an unknown command is refused as EOS refuses it (JSON-RPC error 1002, pyeapi's CommandError).
+- an unknown command is refused as EOS refuses it (JSON-RPC error 1002, pyeapi's CommandError);
+- a candidate with a line EOS refuses is refused whole; a merged port access list becomes the port's nftables filter.
 
 Needs root, FRR and lldpd (`make setup`); skipped with the reason otherwise.
 """
@@ -178,3 +179,25 @@ def test_unknown_command_refused(fabric):
         assert "Invalid input" in str(caught.value.command_error)
     finally:
         device.close()
+
+
+def test_port_acl_merged_and_a_bad_line_refused(fabric):
+    """A merged access list bound to a server port becomes the port's nftables filter; a candidate with a line EOS
+    refuses is refused whole (napalm's ReplaceConfigException), the running-config unchanged."""
+    import subprocess
+    from napalm.base.exceptions import ReplaceConfigException
+    device = _device(LEAF)
+    try:
+        before = device.get_config(retrieve="running")["running"]
+        with pytest.raises(ReplaceConfigException, match="Invalid input"):
+            device.load_replace_candidate(config="hostname x\ninterface Ethernet1/1\n   frobnicate\n")
+        assert device.get_config(retrieve="running")["running"] == before
+        device.load_merge_candidate(config="ip access-list TWIN_TEST\n   10 permit ip any 10.0.0.0/31\n"
+                                           "interface Ethernet1/1\n   ip access-group TWIN_TEST in\n")
+        assert "+   ip access-group TWIN_TEST in" in device.compare_config()
+        device.commit_config()
+    finally:
+        device.close()
+    table = subprocess.run(["ip", "netns", "exec", LEAF, "nft", "list", "table", "netdev", "gpufabric_acl"],
+                           capture_output=True, text=True, check=False).stdout
+    assert 'device "Ethernet1_1"' in table and "ip daddr 10.0.0.0/31 accept" in table, table
