@@ -270,3 +270,15 @@ def test_port_acls_as_nftables_with_eos_implicit_deny():
                                      "meta protocol ip drop", "meta protocol ip drop"]}
     with pytest.raises(translate.Unsupported, match="tcp any any eq 22"):
         acl.port_rules(Config.parse(ACL.replace("30 deny ip any any", "30 permit tcp any any eq 22")), plane.kernel_port)
+
+
+def test_configure_terminal_and_napalm_rollback(switch):
+    """``configure`` changes the running-config line by line; napalm's rollback is ``configure replace
+    flash:rollback-0`` of the copy it made before its commit."""
+    switch.run_cmds(["enable", "copy running-config flash:rollback-0"])
+    _results, error = switch.run_cmds(["enable", "configure", "hostname direct", "end"])
+    assert error is None and switch.run_cmds(["show hostname"])[0][0]["hostname"] == "direct"
+    switch.run_cmds(["enable", "configure replace flash:rollback-0", "write memory"])
+    assert switch.run_cmds(["show hostname"])[0][0]["hostname"] == "localhost"
+    _results, error = switch.run_cmds(["configure replace flash:nothing"])
+    assert error["message"] == "CLI command 1 of 1 'configure replace flash:nothing' failed: could not run command"
