@@ -27,6 +27,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 EXAMPLES = os.path.join(ROOT, "examples", "tenants")
 REASON = twin.preflight() or (None if shutil.which("nft") else "nft is missing (apt-get install nftables)")
 pytestmark = pytest.mark.skipif(REASON is not None, reason="tenants on the twin: %s" % REASON)
+ALL_AT_ONCE = ("-e", "tenant_leaf_serial=100%")
+HALVES = ("-e", "tenant_leaf_serial=50%")
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +100,9 @@ def test_isolate_move_repeat_and_refuse(lab):
     assert all(open_fabric.values()), "the open lab twin must reach on every rail first"
 
     # Isolate the open fabric: every rail leaf changes, nothing else; pairs reach exactly within tenants.
-    code, changed, out = play(build_dir, first)
+    # (Batch sizes here are the test's: the phases' order, not the batches, is what this file checks; the default 25%
+    # would run each phase in four batches of the same tasks.)
+    code, changed, out = play(build_dir, first, *ALL_AT_ONCE)
     assert code == 0, out[-3000:]
     assert {h for h, n in changed.items() if n and h != "localhost"} == leaves
     isolated = reach_matrix(plan)
@@ -110,7 +114,7 @@ def test_isolate_move_repeat_and_refuse(lab):
     assert [m["server"] for m in planned["moves"]] == ["lab-gpu0003"]
     switches = {h for phase in planned["phases"] for h in phase["hosts"]}
     digests = acl_digests(plan)
-    code, changed, out = play(build_dir, moved, "--check", "--diff")
+    code, changed, out = play(build_dir, moved, "--check", "--diff", *ALL_AT_ONCE)
     assert code == 0, out[-3000:]
     assert {h for h, n in changed.items() if n and h != "localhost"} == switches
     assert "server lab-gpu0003: alpha -> tenant beta" in out
@@ -118,7 +122,7 @@ def test_isolate_move_repeat_and_refuse(lab):
     assert load_assignment(running_path(build_dir, "lab"), plan_servers(plan)) == tenants_of(first, plan)
 
     # Move lab-gpu0003 from alpha to beta: exactly its pairs flip; the changed switches are the planned ones.
-    code, changed, out = play(build_dir, moved)
+    code, changed, out = play(build_dir, moved, *HALVES)
     assert code == 0, out[-3000:]
     assert {h for h, n in changed.items() if n and h != "localhost"} == switches
     after = reach_matrix(plan)
@@ -127,7 +131,7 @@ def test_isolate_move_repeat_and_refuse(lab):
     assert after == expected(plan, tenants_of(moved, plan))
 
     # A second run changes nothing anywhere.
-    code, changed, out = play(build_dir, moved)
+    code, changed, out = play(build_dir, moved, *ALL_AT_ONCE)
     assert code == 0, out[-3000:]
     assert not any(changed.values()), changed
 

@@ -14,7 +14,7 @@ import pytest
 from gpufabric import build, plan as planning, specfile, twin
 from gpufabric.twin import daemons
 from gpufabric.twin.run import run
-from test_tenants_twin import EXAMPLES, REASON, ROOT, expected, play, reach_matrix, tenants_of
+from test_tenants_twin import ALL_AT_ONCE, EXAMPLES, HALVES, REASON, ROOT, expected, play, reach_matrix, tenants_of
 
 pytestmark = pytest.mark.skipif(REASON is not None, reason="tenants on the twin: %s" % REASON)
 
@@ -48,7 +48,7 @@ def test_vrf_isolation_move_and_back(lab):
     leaves = {d.name for d in plan.by_role("backend_leaf")}
     assert all(reach_matrix(plan).values()), "the open lab twin must reach on every rail first"
 
-    code, changed, out = play(build_dir, first)
+    code, changed, out = play(build_dir, first, *ALL_AT_ONCE)
     assert code == 0, out[-4000:]
     assert changed_switches(changed) == leaves
     isolated = reach_matrix(plan)
@@ -67,7 +67,7 @@ def test_vrf_isolation_move_and_back(lab):
 
     # One move (the way back is the same change mirrored; test_tenants_twin moves in ACL mode).
     own = leaves_of(plan, "lab-gpu0003")
-    code, changed, out = play(build_dir, moved)
+    code, changed, out = play(build_dir, moved, *HALVES)
     assert code == 0, out[-4000:]
     assert changed_switches(changed) == own, "only the moved server's leaves change"
     after = reach_matrix(plan)
@@ -75,6 +75,6 @@ def test_vrf_isolation_move_and_back(lab):
     assert flipped and all("lab-gpu0003" in (k[0], k[2]) for k in flipped)
     assert after == expected(plan, tenants_of(moved, plan))
 
-    code, changed, out = play(build_dir, moved)
+    code, changed, out = play(build_dir, moved, *ALL_AT_ONCE)
     assert code == 0, out[-4000:]
     assert not any(changed.values()), changed

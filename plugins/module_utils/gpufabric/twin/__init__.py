@@ -7,11 +7,35 @@
 Everything the twin creates is listed in its state file, /run/gpufabric-twin/<cluster>/state.json, so
 ``down`` needs no plan. See docs/twin.md. This package's ``__init__`` only names its public API: the orchestration is
 lifecycle.py (a whole twin), switch.py (one switch, for a NOS's stand-in) and state.py (what the twin made).
+
+The names are loaded when first asked for (PEP 562): a NOS emulator's command on a twin switch (``config``, ``show``,
+``sonic-db-cli``, ``nv``) imports a few modules of this package, and every call would otherwise import the whole twin,
+validation and planner included, before doing anything.
 """
-from .desired import build_twin, cabled_ports, switch_namespaces  # noqa: F401  (public API)
-from .model import Twin, TwinError  # noqa: F401  (public API)
-from .lifecycle import (apply_port_acls, bgp_state, down, leftovers, preflight, remove_namespaces,  # noqa: F401
-                        up, verify, wait_converged)
-from .state import STATE_ROOT, read_state, state_dir, twin_lldp_socket  # noqa: F401  (public API)
-from .switch import has_vrf_namespaces, reconcile_switch, self_applied_vrfs, up_switch  # noqa: F401  (public API)
-from .transport import NetnsTransport  # noqa: F401  (public API)
+import importlib
+
+# public name -> the module of this package that defines it
+_PUBLIC = {
+    "build_twin": "desired", "cabled_ports": "desired", "switch_namespaces": "desired",
+    "Twin": "model", "TwinError": "model",
+    "apply_port_acls": "lifecycle", "bgp_state": "lifecycle", "down": "lifecycle", "leftovers": "lifecycle",
+    "preflight": "lifecycle", "remove_namespaces": "lifecycle", "up": "lifecycle", "verify": "lifecycle",
+    "wait_converged": "lifecycle",
+    "STATE_ROOT": "state", "read_state": "state", "state_dir": "state", "twin_lldp_socket": "state",
+    "has_vrf_namespaces": "switch", "reconcile_switch": "switch", "self_applied_vrfs": "switch", "up_switch": "switch",
+    "NetnsTransport": "transport",
+}
+__all__ = sorted(_PUBLIC)
+
+
+def __getattr__(name):
+    module = _PUBLIC.get(name)
+    if module is None:
+        raise AttributeError("module %r has no attribute %r" % (__name__, name))
+    value = getattr(importlib.import_module("." + module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_PUBLIC))
