@@ -8,8 +8,8 @@ Everything the twin creates is listed in its state file, /run/gpufabric-twin/<cl
 ``down`` needs no plan. See docs/twin.md. This package's ``__init__`` only names its public API: the orchestration is
 lifecycle.py (a whole twin), switch.py (one switch, for a NOS's stand-in) and state.py (what the twin made).
 
-The names are loaded when first asked for (PEP 562): a NOS emulator's command on a twin switch (``config``, ``show``,
-``sonic-db-cli``, ``nv``) imports a few modules of this package, and every call would otherwise import the whole twin,
+The names are loaded when first asked for (PEP 562): each command a NOS emulator answers on a twin switch (its
+``config`` or ``show``) imports a few modules of this package, and every call would otherwise import the whole twin,
 validation and planner included, before doing anything.
 """
 import importlib
