@@ -17,8 +17,8 @@ UNDER_CONSTRUCTION = {
     "eos": ["ztp_switch_files missing (needed by ZTP)", "ztp_boot_option missing (needed by ZTP)",
             "port_aliases missing (needed by ZTP)", "ztp_config_problems missing (needed by ZTP)"],
 }
-# Homes whose deploy role is not written yet (the same issue's next part).
-ROLE_TO_COME = {"eos": "gpucluster.fabric.eos_deploy"}
+# Homes whose deploy role is not written yet.
+ROLE_TO_COME = {}
 
 
 @pytest.mark.parametrize("name", nos_registry.names())

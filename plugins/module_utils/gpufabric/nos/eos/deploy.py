@@ -133,22 +133,27 @@ def gate_wait(gate, timeout, poll):
         time.sleep(poll)
 
 
-def _session(driver, text):
-    """Load ``text`` into a fresh session, then the deploy's record of it; returns the session's diff."""
-    driver.load_replace_candidate(config=text)
+def _session(driver, text, merge=None):
+    """Load ``text`` into a fresh session (or, with ``merge``, those lines over what runs), then the deploy's record
+    of the session's configuration; returns the session's diff."""
+    if merge is not None:
+        driver.load_merge_candidate(config=[line for line in merge if line not in ("configure", "end")])
+    else:
+        driver.load_replace_candidate(config=text)
     shown = driver.get_config(retrieve="candidate").get("candidate") or text
     driver.load_merge_candidate(config=record_line(shown))
     return driver.compare_config() or ""
 
 
 def deploy(driver, hostname, build, check=False, keep=DEFAULT_KEEP, guard=True, gate=None, gate_timeout=180.0,
-           gate_poll=10.0, confirm=600, step="change"):
+           gate_poll=10.0, confirm=600, step="change", merge=None):
     """Bring the switch behind ``driver`` (opened) to the config text ``build`` in one configuration session.
     ``check``: the session's diff only, aborted. ``guard``: refuse a switch changed since the last deploy's record.
     ``gate``: a callable returning the BGP gate's problems (bgp_gate.deploy_gate over the home's reader), asked
     every ``gate_poll`` seconds after the commit until it has none; still some after ``gate_timeout``, the session
     is rolled back. ``confirm``: seconds of EOS's commit timer (0: commit at once, rolled back by replacing the
     running config with the one saved before, ``configure replace flash:rollback-0``).
+    ``merge``: EOS configuration lines (drain.commands) merged over what runs instead of ``build`` (drain, undrain).
     Returns {changed, diff, session}; raises DeployError with the whole story."""
     running = driver.get_config(retrieve="running").get("running") or ""
     if guard and changed_by_hand(running):
@@ -158,7 +163,7 @@ def deploy(driver, hostname, build, check=False, keep=DEFAULT_KEEP, guard=True, 
                           % (hostname, record_of(running), digest(running)))
     text = candidate(build, running, keep)
     try:
-        diff = _session(driver, text)
+        diff = _session(driver, text, merge)
     except Exception as exc:  # napalm's ReplaceConfigException/MergeConfigException, eAPI's errors
         _abort(driver)
         raise DeployError("%s: EOS refused the %s session: %s; nothing changed, the previous configuration runs"
