@@ -82,8 +82,9 @@ def links(text):
     for name, port in (data.get("interfaces") or data.get("interfaceStatuses") or {}).items():
         status = port.get("interfaceStatus") or port.get("linkStatus")
         counters = port.get("interfaceCounters") or {}
-        out[name] = {"admin_up": status not in ("disabled", None), "oper_up": status == "connected"
-                     and port.get("lineProtocolStatus", "up") == "up",
+        line = port.get("lineProtocolStatus")
+        out[name] = {"admin_up": status not in ("disabled", None),
+                     "oper_up": line == "up" if line is not None else status == "connected",
                      "mtu": port.get("mtu"), "rx_errors": counters.get("totalInErrors"),
                      "tx_errors": counters.get("totalOutErrors"), "rx_discards": counters.get("inDiscards"),
                      "tx_discards": counters.get("outDiscards")}
