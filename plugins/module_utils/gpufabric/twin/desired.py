@@ -92,7 +92,12 @@ def _self_applying(twin, dev, files, cabled):
     ns.add(Iface("lo", "loopback", None, None))
     ns.frr_daemons = FRR_DAEMONS
     ns.frr_conf = plane.empty_frr_conf(dev.name)
-    release, mgmt = plane.boot_facts(files[path])
+    try:
+        release, mgmt = plane.boot_facts(files[path])
+    except plane.PlaneError as exc:
+        raise TwinError("%s: %s" % (dev.name, exc))
+    if hasattr(plane, "with_model"):
+        release = plane.with_model(release, dev.model.name)   # the NOS's stand-in shows the switch's model
     ns.nos_plane = (dev.nos, release, files[path])
     return ns, mgmt
 

@@ -1,2 +1,3 @@
-"""The twin's stand-in for Arista EOS: not built yet (issue 43's next part, docs/eos.md). Its plane refuses to run an
-EOS switch, naming what is missing, and otherwise keeps out of the way of the other NOSes' twins."""
+"""The twin's stand-in for Arista EOS (issue 43, docs/twin.md "The eAPI stand-in (Arista EOS switches)"): each EOS
+switch's eAPI (JSON-RPC runCmds over HTTPS, configuration sessions, commit timers), its committed configuration made
+real in the switch's namespace (links and FRR). Imports nothing of the product it judges."""

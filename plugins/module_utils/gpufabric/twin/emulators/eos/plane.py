@@ -1,40 +1,389 @@
-"""The EOS plane of the twin, until the EOS emulator (eAPI's JSON-RPC over HTTPS, configure sessions) exists: the
-twin asks every NOS's plane at up, down and leftovers (twin/lifecycle.py), so this one answers for a twin without EOS
-switches and refuses, in one line, a twin that has some."""
+"""The Arista EOS switches of the twin: each switch's eAPI (eapi.py behind http.py), served from one process per twin,
+each committed configuration taking effect in the switch's network namespace (translate.py: links and FRR).
+
+    /run/gpufabric-twin/<cluster>/eos-eapi/       ca.pem, ca.key (the twin's CA), password (0600), switches.json,
+                                                  daemon.pid, daemon.log, ready
+    /run/gpufabric-twin/<cluster>/<host>/eos/     startup-config (the switch's flash:startup-config, written at
+                                                  ``write memory``), eapi.pem/.key (issued by the twin's CA), eapi.port
+
+Each switch's eAPI listens on 127.0.0.1 at the port in its eapi.port (a switch listens on its management address at
+443; the twin's controller is not on the OOB network). A switch boots from its startup-config: the rendered one
+(twin.yml's default), or, when the twin boots its switches empty (``frr_config: blank``/``factory``), EOS's factory
+configuration (cli.FACTORY_CONFIG). docs/twin.md, "The eAPI stand-in (Arista EOS switches)".
+"""
+import json
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+from ... import daemons
+
 SELF_APPLYING = True
 CONFIG_FILE = "startup-config"
 PORT_PATTERN = "Ethernet*"
 REQUIRES = ()
-WHY = ("the twin has no Arista EOS emulator yet (issue 43's next part, docs/eos.md): give the twin's inventory "
-       "switches of another NOS (docs/twin.md)")
+USER = "admin"
+READY_TIMEOUT = 60.0
+MGMT_PORT = "Management1"
+TICK = 0.25
 
 
 class PlaneError(RuntimeError):
-    """What the EOS plane refuses."""
+    """The eAPI of the twin's EOS switches could not start (the message says why)."""
+
+
+def api_dir(state_dir):
+    return os.path.join(state_dir, "eos-eapi")
+
+
+def switch_dir(state_dir, host):
+    return os.path.join(state_dir, host, "eos")
+
+
+def _write(path, text, mode=0o644):
+    tmp = path + ".tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def _module_utils():
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+
+
+def with_model(release, model):
+    """What the twin hands ``apply`` as a switch's release: the EOS release and the switch's model (show version)."""
+    return "%s@%s" % (release, model)
 
 
 def boot_facts(text):
-    raise PlaneError(WHY)
+    """(EOS release, {Management1: [address]}) of a rendered startup-config: the management port's address, which
+    the twin gives the switch as DHCP would."""
+    from .cli import CliError, Config
+    from .eapi import EOS_VERSION
+    from .translate import interfaces
+
+    try:
+        config = Config.parse(text)
+    except CliError as exc:
+        raise PlaneError("the rendered startup-config does not load: %s" % exc)
+    mgmt = interfaces(config).get(MGMT_PORT) or {}
+    return EOS_VERSION, ({MGMT_PORT: list(mgmt["addrs"])} if mgmt.get("addrs") else {})
 
 
 def empty_frr_conf(host):
-    raise PlaneError(WHY)
+    """The frr.conf FRR starts with, before the switch boots: what an empty configuration translates to."""
+    from .cli import Config
+    from .translate import frr_conf
+    return frr_conf(Config(), host)
 
 
-def apply(state_dir, switches):
-    """Refuse a twin with EOS switches; nothing to do for one without."""
-    if switches:
-        raise PlaneError("%s (%s)" % (WHY, ", ".join(sorted(name for name, _release, _text in switches)[:3])))
-    return []
+def _pid(state_dir):
+    try:
+        with open(os.path.join(api_dir(state_dir), "daemon.pid")) as f:
+            pid = int(f.read().strip())
+        with open("/proc/%d/cmdline" % pid, "rb") as f:
+            return pid if b"twin.emulators.eos.plane" in f.read() else None
+    except (OSError, ValueError):
+        return None
 
 
-def forget(state_dir, hosts):
-    return []
+def _stop(state_dir):
+    pid = _pid(state_dir)
+    if pid is None:
+        return False
+    os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + 10
+    while os.path.exists("/proc/%d" % pid) and time.monotonic() < deadline:
+        try:
+            if os.waitpid(pid, os.WNOHANG)[0]:
+                break
+        except ChildProcessError:
+            pass
+        time.sleep(0.05)
+    if os.path.exists("/proc/%d" % pid):
+        os.kill(pid, signal.SIGKILL)
+    return True
+
+
+def apply(state_dir, switches, namespaced=True):
+    """Serve the eAPI of ``switches`` ([(host, release@model, startup-config text or None)]): a switch's
+    startup-config is written once, when it has none (None: it boots EOS's factory configuration). The serving
+    process is started, or restarted when the set of switches changed. Returns changes."""
+    if not switches:
+        return []
+    changes = []
+    base = api_dir(state_dir)
+    os.makedirs(base, exist_ok=True)
+    password = os.path.join(base, "password")
+    if not os.path.exists(password):
+        _write(password, secrets.token_urlsafe(18) + "\n", 0o600)
+    for host, _release, startup in switches:
+        os.makedirs(switch_dir(state_dir, host), exist_ok=True)
+        path = os.path.join(switch_dir(state_dir, host), "startup-config")
+        if startup is not None and not os.path.exists(path):
+            _write(path, startup)
+    wanted = json.dumps({"switches": [[host, release] for host, release, _s in sorted(switches)]}, indent=1) + "\n"
+    listing = os.path.join(base, "switches.json")
+    try:
+        with open(listing, encoding="utf-8") as f:
+            same = f.read() == wanted
+    except OSError:
+        same = False
+    if same and _pid(state_dir) and os.path.exists(os.path.join(base, "ready")):
+        return changes
+    if _stop(state_dir):
+        changes.append("eAPI stopped")
+    _write(listing, wanted)
+    ready = os.path.join(base, "ready")
+    if os.path.exists(ready):
+        os.remove(ready)
+    env = dict(os.environ, PYTHONPATH=_module_utils())
+    with open(os.path.join(base, "daemon.log"), "ab") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "gpufabric.twin.emulators.eos.plane", "--state-dir", state_dir],
+                                stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env, start_new_session=True)
+    _write(os.path.join(base, "daemon.pid"), "%d\n" % proc.pid)
+    deadline = time.monotonic() + READY_TIMEOUT
+    while not os.path.exists(ready):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            if proc.poll() is None:
+                proc.kill()
+            with open(os.path.join(base, "daemon.log"), encoding="utf-8", errors="replace") as f:
+                tail = f.read().strip().splitlines()[-1:] or ["no output"]
+            raise PlaneError("the eAPI of the EOS switches did not start within %.0f s: %s" % (READY_TIMEOUT, tail[0]))
+        time.sleep(0.1)
+    changes.append("eAPI serving %d EOS switches" % len(switches))
+    return changes
 
 
 def remove(state_dir, names):
+    """Stop the twin's eAPI process (its files go with the twin's state directory)."""
+    return ["eAPI stopped"] if _stop(state_dir) else []
+
+
+def forget(state_dir, hosts):
+    """Switches that left the twin: ``apply`` serves exactly the switches it is given."""
     return []
 
 
 def leftovers(names):
+    """Nothing of the EOS plane outlives its twin but its process, which the twin's own list shows."""
     return []
+
+
+# --- the serving process ------------------------------------------------------------------------------------------
+
+def _run(argv, stdin=None, what=None):
+    proc = subprocess.run(argv, input=stdin, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        detail = " ".join((proc.stderr or proc.stdout).split())[-300:]
+        raise ValueError("%s failed (exit %d): %s" % (what or " ".join(argv[:6]), proc.returncode, detail))
+    return proc.stdout
+
+
+def _links(host):
+    return {link["ifname"]: link for link in json.loads(_run(["ip", "-n", host, "-j", "-d", "addr", "show"]) or "[]")}
+
+
+def kernel_lines(configured, links):
+    """ip -batch lines turning the namespace's ``links`` into the configured ports (translate.interfaces): each cabled
+    Ethernet port its MTU, addresses and admin state (a port the configuration does not name: EOS's default, an
+    enabled switchport, so up with no address); the loopbacks' addresses on ``lo``. Management1 keeps the address
+    the twin gave it (docs/twin.md)."""
+    lines = []
+    loopback = sorted({a for name, conf in configured.items() if name.startswith("Loopback") for a in conf["addrs"]}
+                      | {"127.0.0.1/8"})
+    for name, link in sorted(links.items()):
+        if name == "lo":
+            want = {"mtu": None, "addrs": loopback, "up": True}
+        elif name.startswith("Ethernet") and (link.get("linkinfo") or {}).get("info_kind") == "veth":
+            want = configured.get(name) or {"mtu": 1500, "addrs": [], "up": True}
+        else:
+            continue
+        have = sorted("%s/%s" % (a["local"], a["prefixlen"]) for a in link.get("addr_info", ()) if a.get("family") == "inet")
+        if want["mtu"] and link.get("mtu") != want["mtu"]:
+            lines.append("link set %s mtu %d" % (name, want["mtu"]))
+        for address in sorted(set(have) - set(want["addrs"])):
+            lines.append("addr del %s dev %s" % (address, name))
+        for address in sorted(set(want["addrs"]) - set(have)):
+            lines.append("addr add %s dev %s" % (address, name))
+        is_up = "UP" in (link.get("flags") or ())
+        if want["up"] != is_up:
+            lines.append("link set %s %s" % (name, "up" if want["up"] else "down"))
+    return lines
+
+
+class Applier:
+    """Makes a committed configuration real in the namespace ``host``: links (kernel_lines), then FRR (translate.py,
+    loaded with frr-reload in place and checked). On a failure the previous configuration is put back and ValueError
+    names the cause."""
+
+    def __init__(self, host):
+        self.host = host
+        self.current = None
+
+    def _do(self, config):
+        from .translate import frr_conf, interfaces
+        lines = kernel_lines(interfaces(config), _links(self.host))
+        text = frr_conf(config, self.host)
+        if lines:
+            _run(["ip", "-n", self.host, "-batch", "-"], "\n".join(lines) + "\n", what="ip -batch of the ports")
+        if daemons.write_if_changed(os.path.join(daemons.frr_dir(self.host), "frr.conf"), text, 0o640):
+            _run(daemons.in_place_argv(self.host, "--reload"), what="FRR's frr-reload")
+            out = _run(daemons.in_place_argv(self.host, "--test"), what="FRR's frr-reload --test")
+            pending = [" ".join(line.split()) for line in out.splitlines()
+                       if line.strip() and not line.startswith(("Lines To", "====="))]
+            if pending:
+                raise ValueError("FRR did not take the configuration: %s" % "; ".join(pending[:3]))
+
+    def __call__(self, config):
+        from .translate import Unsupported
+        try:
+            self._do(config)
+        except Unsupported:
+            raise
+        except ValueError as exc:
+            if self.current is not None:
+                try:
+                    self._do(self.current)
+                except ValueError:
+                    pass
+            raise ValueError("%s (the previous configuration is running)" % exc)
+        self.current = config
+
+
+class LiveOper:
+    """The switch's operational state from its namespace: links, LLDP (its lldpd), BGP (its FRR)."""
+
+    def __init__(self, state_dir, host):
+        self.host = host
+        self.socket = daemons.lldpd_paths(state_dir, host)["socket"]
+
+    def links(self):
+        try:
+            links = _links(self.host)
+        except ValueError:
+            return {}
+        out = {}
+        for name, link in links.items():
+            if name.startswith(("Ethernet", MGMT_PORT)):
+                out[name] = {"up": "LOWER_UP" in (link.get("flags") or ()) and "UP" in (link.get("flags") or ()),
+                             "mtu": link.get("mtu"), "mac": link.get("address"),
+                             "addrs": ["%s/%s" % (a["local"], a["prefixlen"]) for a in link.get("addr_info", ())
+                                       if a.get("family") == "inet"]}
+        return out
+
+    def lldp(self):
+        proc = subprocess.run(["lldpcli", "-u", self.socket, "-f", "json", "show", "neighbors", "details"],
+                              capture_output=True, text=True, check=False)
+        try:
+            data = json.loads(proc.stdout or "{}")
+        except ValueError:
+            return []
+        found = (data.get("lldp") or {}).get("interface") or []
+        entries = []
+        for item in (found if isinstance(found, list) else [found]):
+            for port, info in item.items():
+                chassis = info.get("chassis") or {}
+                system, cinfo = next(iter(chassis.items())) if chassis else ("", {})
+                port_info = info.get("port") or {}
+                entries.append({"port": port, "system": system, "chassis": ((cinfo.get("id") or {}).get("value", "")),
+                                "description": cinfo.get("descr", ""),
+                                "port_id": (port_info.get("id") or {}).get("value", ""),
+                                "port_description": port_info.get("descr", ""), "ttl": int(port_info.get("ttl", 120))})
+        return entries
+
+    def _vtysh(self, cmd):
+        proc = subprocess.run(["vtysh", "-N", self.host, "-c", cmd], capture_output=True, text=True, check=False)
+        try:
+            return json.loads(proc.stdout) if proc.returncode == 0 else {}
+        except ValueError:
+            return {}
+
+    def bgp(self):
+        return self._vtysh("show bgp vrf default ipv4 unicast summary json")
+
+    def bgp_neighbors(self):
+        return self._vtysh("show bgp vrf default neighbors json")
+
+
+def _save_startup(state_dir):
+    def save(switch):
+        path = os.path.join(switch_dir(state_dir, switch.host), "startup-config")
+        if getattr(switch, "_saved", None) is not switch.startup:
+            _write(path, switch.startup.text())
+            switch._saved = switch.startup
+    return save
+
+
+def serve(state_dir):
+    from .eapi import EosSwitch, mac_of, serial_of
+    from .http import EapiServer, issue, make_ca
+
+    base = api_dir(state_dir)
+    with open(os.path.join(base, "switches.json"), encoding="utf-8") as f:
+        listing = json.load(f)["switches"]
+    with open(os.path.join(base, "password"), encoding="utf-8") as f:
+        password = f.read().strip()
+    make_ca(base)
+    switches = []
+    for host, release in listing:
+        model = release.partition("@")[2] or "7060X6-64PE"
+        path = os.path.join(switch_dir(state_dir, host), "startup-config")
+        text = None
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        switch = EosSwitch(host, model, serial_of(host), mac_of(host), startup_text=text, applier=Applier(host),
+                           oper=LiveOper(state_dir, host))
+        switch._saved = switch.startup
+        switches.append(switch)
+
+    def boot(switch):
+        try:
+            switch.boot()
+        except ValueError as exc:
+            return "%s: the startup-config does not apply: %s" % (switch.host, exc)
+        return None
+
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        failed = [problem for problem in pool.map(boot, switches) if problem]
+    if failed:
+        raise SystemExit(failed[0])
+    servers = []
+    save = _save_startup(state_dir)
+    for switch in switches:
+        directory = switch_dir(state_dir, switch.host)
+        cert, key = issue(base, directory, switch.host)
+        server = EapiServer(switch, cert, key, USER, password).start()
+        _write(os.path.join(directory, "eapi.port"), "%d\n" % server.port)
+        servers.append(server)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_a: stop.set())
+    _write(os.path.join(base, "ready"), "%d\n" % os.getpid())
+    # Commit timers run out without a request; write memory lands in the switch's startup-config file.
+    while not stop.wait(TICK):
+        for switch in switches:
+            switch.tick()
+            save(switch)
+    for server in servers:
+        server.stop()
+
+
+def main(argv=None):
+    import argparse
+
+    parser = argparse.ArgumentParser(description="the eAPI of the twin's EOS switches")
+    parser.add_argument("--state-dir", required=True)
+    args = parser.parse_args(argv)
+    serve(args.state_dir)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,213 @@
+"""What a committed EOS configuration does to the switch's namespace on the twin: the ports' MTU, addresses and admin
+state, the loopback's addresses, and the FRR configuration that stands in for EOS's routing agents (FRR 8.4 runs in
+each switch's namespace, as for the other NOSes' switches).
+
+Taking effect here: ``hostname``; ``interface EthernetN/M`` (``shutdown``, ``mtu`` on a routed port, ``no switchport``
+with ``ip address``); ``interface LoopbackN`` (``ip address``); ``ip prefix-list``; ``route-map`` (``match ip address
+prefix-list``, ``match community``, ``set as-path prepend``, ``set community``); ``router bgp`` (``router-id``, ``no bgp
+default ipv4-unicast``, ``maximum-paths``, ``bgp bestpath as-path multipath-relax``, peer groups, neighbours with
+``remote-as``, ``description``, ``timers``, ``bfd`` at bfdd's defaults, ``allowas-in``, ``route-map``,
+``send-community``, ``aggregate-address``, ``redistribute connected``, ``network``, ``address-family ipv4``
+``activate``). Every other known line (QoS, PFC, speeds, FEC, ACLs on management, SNMP, NTP, logging, AAA, LLDP
+timers, VRF MGMT) is kept in the running-config and has no effect. What the twin cannot run raises Unsupported.
+
+EOS defaults followed (EOS user manual): an Ethernet port is enabled (``no shutdown``) and a switchport unless ``no
+switchport``; a routed port's MTU is 1500 unless ``mtu``; an IP address on a switchport is refused by EOS, so a
+switchport carries none here.
+"""
+import ipaddress
+import re
+
+EOS_L3_MTU = 1500
+
+
+class Unsupported(ValueError):
+    """A committed line the twin cannot make real (the message names it)."""
+
+
+def _lines(node):
+    return [c.line for c in node.children] if node is not None else []
+
+
+def _value(node, prefix):
+    for line in _lines(node):
+        if line.startswith(prefix + " "):
+            return line[len(prefix) + 1:]
+    return None
+
+
+def interfaces(config):
+    """{name: {"mtu", "addrs", "up", "routed", "description"}} of the interfaces the configuration names."""
+    out = {}
+    for block in config.blocks("interface "):
+        name = block.line.split()[1]
+        lines = _lines(block)
+        routed = "no switchport" in lines or not name.startswith(("Ethernet", "Port-Channel"))
+        address = _value(block, "ip address")
+        addrs = []
+        if address and address != "dhcp":
+            try:
+                ipaddress.ip_interface(address)
+            except ValueError:
+                raise Unsupported("interface %s: ip address %s" % (name, address))
+            addrs = [address]
+        mtu = _value(block, "mtu")
+        out[name] = {"mtu": int(mtu) if mtu else EOS_L3_MTU, "addrs": addrs if routed else [],
+                     "up": "shutdown" not in lines, "routed": routed, "description": _value(block, "description") or "",
+                     "dhcp": address == "dhcp", "vrf": _value(block, "vrf")}
+    return out
+
+
+def hostname(config, default="localhost"):
+    for line in _lines(config.root):
+        if line.startswith("hostname "):
+            return line.split()[1]
+    return default
+
+
+def _prefix_lists(config):
+    lines = []
+    for block in config.root.children:
+        words = block.line.split()
+        if words[:2] != ["ip", "prefix-list"]:
+            continue
+        if len(words) > 3:
+            lines.append(block.line)
+        for child in block.children:
+            lines.append("ip prefix-list %s %s" % (words[2], child.line))
+    return lines + (["!"] if lines else [])
+
+
+def _route_maps(config):
+    lines = []
+    for block in config.blocks("route-map "):
+        words = block.line.split()
+        if len(words) != 4:
+            raise Unsupported("%s: a route-map entry needs permit|deny and a sequence number" % block.line)
+        lines.append(block.line)
+        for line in _lines(block):
+            if line.startswith(("match ip address prefix-list ", "match community ", "set community ",
+                                "set as-path prepend ")):
+                lines.append(" " + line)
+            elif line.startswith("description "):
+                continue
+            else:
+                raise Unsupported("%s: %s has no FRR form on the twin" % (block.line, line))
+        lines += ["exit", "!"]
+    return lines
+
+
+def _community_lists(config):
+    lines = []
+    for line in _lines(config.root):
+        m = re.match(r"ip community-list (?:standard )?(\S+) (permit|deny) (.+)", line)
+        if m:
+            lines.append("bgp community-list standard %s seq %d %s %s" % (m.group(1), 5 * (len(lines) + 1), m.group(2),
+                                                                          m.group(3)))
+    return lines + (["!"] if lines else [])
+
+
+BFD_DEFAULTS = ("300", "300", "3")
+
+
+def _bgp(config):
+    blocks = config.blocks("router bgp ")
+    if not blocks:
+        return []
+    if "ip routing" not in _lines(config.root):
+        return []      # EOS runs no routing protocol without ip routing
+    block = blocks[0]
+    asn = block.line.split()[2]
+    top, af_lines = [], []
+    groups, neighbors, order = set(), {}, []
+    router_id = None
+    for line in [c.line for c in block.children if not c.children and c.mode is None]:
+        words = line.split()
+        if words[0] == "router-id":
+            router_id = words[1]
+        elif line == "no bgp default ipv4-unicast" or line == "bgp default ipv4-unicast":
+            continue
+        elif words[0] == "maximum-paths":
+            af_lines.append(("9", "  maximum-paths %s" % words[1]))
+        elif line == "bgp bestpath as-path multipath-relax":
+            top.append(("2", " " + line))
+        elif line in ("bgp log-neighbor-changes",) or words[0] in ("graceful-restart", "distance", "timers"):
+            continue
+        elif words[0] == "neighbor":
+            name, rest = words[1], words[2:]
+            if name not in neighbors:
+                neighbors[name] = []
+                order.append(name)
+            if rest == ["peer", "group"]:
+                groups.add(name)
+                neighbors[name].append(("0", " neighbor %s peer-group" % name))
+            elif rest[:2] == ["peer", "group"]:
+                neighbors[name].append(("2", " neighbor %s peer-group %s" % (name, rest[2])))
+            elif rest[0] == "remote-as":
+                neighbors[name].append(("1", " neighbor %s remote-as %s" % (name, rest[1])))
+            elif rest[0] == "description":
+                neighbors[name].append(("3", " neighbor %s description %s" % (name, " ".join(rest[1:]))))
+            elif rest[0] == "timers":
+                neighbors[name].append(("4", " neighbor %s timers %s %s" % (name, rest[1], rest[2])))
+            elif rest == ["bfd"]:
+                neighbors[name].append(("5", " neighbor %s bfd" % name))
+            elif rest[0] == "bfd":
+                timers = (rest[2], rest[4], rest[6])
+                if timers != BFD_DEFAULTS:
+                    raise Unsupported("router bgp: %s: only bfdd's default timers (interval 300 min-rx 300 multiplier 3) "
+                                      "on the twin" % line)
+            elif rest[0] == "send-community":
+                continue     # FRR sends communities unless told not to
+            elif rest[0] == "allowas-in":
+                count = rest[1] if len(rest) > 1 else "3"
+                af_lines.append(("6" + name, "  neighbor %s allowas-in%s" % (name, "" if count == "3" else " " + count)))
+            elif rest[0] == "route-map":
+                af_lines.append(("7" + name + rest[2], "  neighbor %s route-map %s %s" % (name, rest[1], rest[2])))
+            else:
+                raise Unsupported("router bgp: %s has no FRR form on the twin" % line)
+        elif words[0] == "aggregate-address":
+            af_lines.append(("2", "  aggregate-address %s" % " ".join(words[1:])))
+        elif words[0] == "redistribute":
+            if "include" in words:
+                raise Unsupported("router bgp: %s: leaked routes are not modelled on the twin" % line)
+            af_lines.append(("3", "  " + line))
+        elif words[0] == "network":
+            af_lines.append(("1", "  " + line))
+        else:
+            raise Unsupported("router bgp: %s has no FRR form on the twin" % line)
+    for child in block.children:
+        if child.line == "address-family ipv4":
+            for line in _lines(child):
+                words = line.split()
+                if words[0] == "neighbor" and words[2] == "activate":
+                    af_lines.append(("5" + words[1], "  neighbor %s activate" % words[1]))
+                elif words[0] == "neighbor" and words[2] == "route-map":
+                    af_lines.append(("7" + words[1] + words[4], "  neighbor %s route-map %s %s"
+                                     % (words[1], words[3], words[4])))
+                elif words[0] == "network":
+                    af_lines.append(("1", "  " + line))
+                elif line.startswith("no neighbor "):
+                    continue
+                else:
+                    raise Unsupported("router bgp address-family ipv4: %s has no FRR form on the twin" % line)
+        elif child.line.startswith("vrf ") or child.line == "address-family ipv6":
+            if child.children and child.line.startswith("vrf "):
+                raise Unsupported("router bgp: %s: tenant VRFs of an EOS switch are not modelled on the twin yet"
+                                  % child.line)
+    if router_id is None:
+        raise Unsupported("router bgp %s: no router-id (the twin does not pick one)" % asn)
+    out = ["router bgp %s" % asn, " bgp router-id %s" % router_id, " no bgp default ipv4-unicast"]
+    out += [line for _k, line in sorted(top)]
+    for name in sorted(order, key=lambda n: (n not in groups, n)):
+        out += [line for _k, line in sorted(neighbors[name])]
+    if af_lines:
+        out += [" !", " address-family ipv4 unicast"] + [line for _k, line in sorted(af_lines)] + [" exit-address-family"]
+    return out + ["exit", "!"]
+
+
+def frr_conf(config, host):
+    """The frr.conf standing in for the switch's routing agents under ``config``, in the form FRR 8.4 shows it."""
+    lines = ["frr defaults datacenter", "hostname %s" % hostname(config, host), "log syslog informational",
+             "service integrated-vtysh-config", "!"]
+    lines += _prefix_lists(config) + _community_lists(config) + _route_maps(config) + _bgp(config)
+    return "\n".join(lines) + "\n"
