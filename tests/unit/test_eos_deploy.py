@@ -62,9 +62,10 @@ class FakeEos:
             self.config_session = "napalm_1"
             self.candidate = self.running
         lines = config.splitlines() if isinstance(config, str) else list(config)
-        if any(line.startswith("!! ") for line in lines):     # EOS's global comment: one, replaced
-            kept = [line for line in self.candidate.splitlines() if not deploy.is_record(line)]
-            self.candidate = "\n".join(lines + kept) + "\n"
+        if any(deploy.is_record(line) for line in lines):     # the route-map entry's description: one, replaced
+            kept = [line for line in self.candidate.splitlines() if not deploy.is_record(line)
+                    and not line.startswith("route-map %s " % deploy.RECORD_MAP)]
+            self.candidate = "\n".join(kept + lines) + "\n"
         else:
             self.candidate = self.candidate.rstrip("\n") + "\n" + "\n".join(lines) + "\n"
 
@@ -206,7 +207,8 @@ def test_the_kept_blocks_are_the_running_configs_under_a_kept_prefix_only():
 
 
 def test_the_digest_ignores_comments_the_record_and_end():
-    text = "! Command: show running-config\n!! %sabc\nhostname a\n!\nend\n" % deploy.RECORD
+    text = ("! Command: show running-config\nhostname a\n!\nroute-map %s deny 10\n   description %sabc\n!\nend\n"
+            % (deploy.RECORD_MAP, deploy.RECORD))
     assert deploy.digest(text) == deploy.digest("hostname a\n")
     assert deploy.record_of(text) == "abc"
 

@@ -6,9 +6,12 @@ The flow, as napalm 5.2's eos driver sends it over eAPI:
 - ``load_replace_candidate``: ``configure session <name>``, ``rollback clean-config`` (the session starts empty),
   then every line of the candidate (the build, plus the blocks of the running config a deploy keeps: accounts, the
   eAPI the deploy talks through, certificates; ``DEFAULT_KEEP``), ``end``;
-- the deploy's record, merged into the same session (``load_merge_candidate``): one global mode comment
-  (``RECORD``, sent as EOS's ``comment`` command) naming the digest of the session's configuration as EOS shows it
-  (``show session-config named <name>``), so the record sits in the switch's own running config;
+- the deploy's record, merged into the same session (``load_merge_candidate``): a route-map of its own that nothing
+  uses (``RECORD_MAP``, one ``deny`` entry) whose ``description`` names the digest of the session's configuration as
+  EOS shows it (``show session-config named <name>``), so the record sits in the switch's own running config and
+  survives a reload once saved; no controller file is needed (an AWX job keeps none between runs). A route-map
+  description, not a mode comment (``comment``/``!!``): napalm sends comments as multi-line input, which a switch
+  (or the twin) that does not take that input would lose, and a description is one ordinary configuration line;
 - ``compare_config``: ``show session-config named <name> diffs``, the session's difference from what runs; empty,
   the session is aborted and nothing changes (a second deploy reports no change);
 - ``commit_config(revert_in=N)``: ``copy startup-config flash:rollback-0``, then ``configure session <name> commit
@@ -25,6 +28,8 @@ import hashlib
 import time
 
 RECORD = "gpucluster.fabric deploy sha256="
+# The route-map holding the record: referenced by nothing, a single deny entry, so it changes no routing.
+RECORD_MAP = "GPUFABRIC-DEPLOY-RECORD"
 # Top-level blocks of the running config a deploy never removes when the build does not have them: the switch's
 # accounts and AAA, the eAPI the deploy talks through, its TLS profiles and certificates.
 DEFAULT_KEEP = ("username ", "aaa ", "enable password", "management api http-commands", "management security")
@@ -38,19 +43,22 @@ def _lines(text):
     return [line.rstrip() for line in (text or "").splitlines()]
 
 
+def _is_record_head(line):
+    return line.startswith("route-map %s " % RECORD_MAP)
+
+
 def is_record(line):
-    return RECORD in line and line.lstrip().startswith("!!")
+    return RECORD in line
 
 
 def normalized(text):
-    """The configuration lines of a config text: no comment or separator line (``!``), no ``end``, no record, no
-    trailing blanks; what the digest is taken of, so EOS's header comments and the record itself do not count."""
+    """The configuration lines of a config text: no comment or separator line (``!``), no ``end``, no record
+    (its route-map's block), no trailing blanks; what the digest is taken of, so EOS's header comments and the record
+    itself do not count."""
     out = []
-    for line in _lines(text):
-        bare = line.strip()
-        if not bare or bare.startswith("!") or bare == "end":
-            continue
-        out.append(line)
+    for head, lines in blocks(text):
+        if not _is_record_head(head):
+            out += lines
     return out
 
 
@@ -59,17 +67,19 @@ def digest(text):
     return hashlib.sha256("\n".join(normalized(text)).encode()).hexdigest()[:24]
 
 
-def record_line(text):
-    """The record of ``text`` as the line a deploy sends (a global mode comment, before any mode command)."""
-    return "!! %s%s" % (RECORD, digest(text))
+def record_lines(text):
+    """The record of ``text``: the configuration lines a deploy merges into its session."""
+    return ["route-map %s deny 10" % RECORD_MAP, "   description %s%s" % (RECORD, digest(text))]
 
 
 def record_of(running):
     """The digest the running config's record names, or None when it has none."""
-    for line in _lines(running):
-        if is_record(line):
-            rest = line.split(RECORD, 1)[1].split()
-            return rest[0] if rest else ""
+    for head, lines in blocks(running):
+        if _is_record_head(head):
+            for line in lines:
+                if RECORD in line:
+                    rest = line.split(RECORD, 1)[1].split()
+                    return rest[0] if rest else ""
     return None
 
 
@@ -141,7 +151,7 @@ def _session(driver, text, merge=None):
     else:
         driver.load_replace_candidate(config=text)
     shown = driver.get_config(retrieve="candidate").get("candidate") or text
-    driver.load_merge_candidate(config=record_line(shown))
+    driver.load_merge_candidate(config=record_lines(shown))
     return driver.compare_config() or ""
 
 
