@@ -99,8 +99,11 @@ class ActionModule(ActionBase):
         device = args.get("device")
         if device and (device.get("bgp") or {}).get("neighbors"):
             def gate():
-                return bgp.deploy_gate(eapi.run_json(driver, bgp.GATE_COMMANDS), device, before, args["bgp_gate"],
-                                       args["peers"])
+                try:
+                    text = eapi.run_json(driver, bgp.GATE_COMMANDS)
+                except eapi.Refused as exc:
+                    return ["the switch refused the gate's commands (%s): %s" % (", ".join(bgp.GATE_COMMANDS), exc)]
+                return bgp.deploy_gate(text, device, before, args["bgp_gate"], args["peers"])
         keep = tuple(args["keep"]) if args.get("keep") is not None else deploy.DEFAULT_KEEP
         try:
             done = deploy.deploy(driver, host, text, check=self._task.check_mode, keep=keep,

@@ -15,6 +15,10 @@ class EapiError(Exception):
     """The switch could not be reached or refused the deploy's account; the message says which and why."""
 
 
+class Refused(Exception):
+    """The switch answered, refusing a command (eAPI's error object): EOS's words, one line."""
+
+
 def ssl_context(validate_certs=True, ca_path=None):
     if not validate_certs:
         context = ssl.create_default_context()
@@ -46,5 +50,11 @@ def open_driver(hostname, host, user, password, port=DEFAULT_PORT, validate_cert
 
 
 def run_json(driver, commands):
-    """[answer] of EOS ``commands`` in JSON, in one runCmds call, as a JSON text (what the home's readers take)."""
-    return json.dumps(driver.device.run_commands(list(commands), encoding="json", send_enable=driver.send_enable))
+    """[answer] of EOS ``commands`` in JSON, in one runCmds call, as a JSON text (what the home's readers take).
+    Raises Refused when the switch refuses one; what cannot reach it raises as pyeapi raises it."""
+    from pyeapi.eapilib import CommandError
+
+    try:
+        return json.dumps(driver.device.run_commands(list(commands), encoding="json", send_enable=driver.send_enable))
+    except CommandError as exc:
+        raise Refused(" ".join(str(exc).split())[:300]) from None
