@@ -12,7 +12,7 @@ description:
     napalm's eos driver (pyeapi's https transport), the switch's certificate checked against I(ca_path).
   - Loads the config into a new configuration session (C(configure session), C(rollback clean-config), the config's
     lines), keeping the running config's accounts, AAA, eAPI and TLS blocks the config does not have (I(keep)), and
-    adds the deploy's record (a global comment naming the digest of the session's configuration).
+    adds the deploy's record (the description of an unused route-map, C(GPUFABRIC-DEPLOY-RECORD), naming the digest of the session's configuration).
   - The session's diff (C(show session-config named <session> diffs)) is the change; empty, the session is aborted and
     nothing changes. In check mode the diff is shown (with --diff) and the session aborted.
   - Otherwise commits it with EOS's commit timer (C(configure session <session> commit timer), I(confirm_timeout)),
