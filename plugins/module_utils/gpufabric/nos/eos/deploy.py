@@ -192,6 +192,13 @@ def deploy(driver, hostname, build, check=False, keep=DEFAULT_KEEP, guard=True, 
         _abort(driver)
         raise DeployError("%s: the commit of session %s failed: %s; the previous configuration runs"
                           % (hostname, session, _one_line(exc))) from None
+    _gate_then_confirm(driver, hostname, session, gate, gate_timeout, gate_poll, confirm)
+    return result
+
+
+def _gate_then_confirm(driver, hostname, session, gate, gate_timeout, gate_poll, confirm):
+    """After the commit: the BGP gate, then the confirmation; a failed gate rolls the session back. Raises
+    DeployError saying what runs on the switch when the change is not kept."""
     try:
         found = gate_wait(gate, gate_timeout, gate_poll) if gate is not None else []
     except Exception as exc:
@@ -221,7 +228,6 @@ def deploy(driver, hostname, build, check=False, keep=DEFAULT_KEEP, guard=True, 
             raise DeployError("%s: the BGP gate passed but confirming session %s failed (%s); EOS's commit timer "
                               "(%ds) rolls the change back unless it is confirmed: deploy again"
                               % (hostname, session, _one_line(exc), confirm)) from None
-    return result
 
 
 def _abort(driver):
