@@ -122,6 +122,16 @@ def switch_namespaces(twin, dev, files, cabled, boot="build"):
     return ns, lay["mgmt"]
 
 
+def kernel_port(dev, port):
+    """The Linux name of ``dev``'s port ``port``: the plan's name, unless its NOS names ports in a way the kernel
+    cannot take (a ``/`` in the name: a Linux interface name has none), whose emulator maps them (``plane.kernel_port``)."""
+    nos = getattr(dev, "nos", None)
+    if not nos or dev.role == "gpu_server":
+        return port
+    rename = getattr(emulator_plane(nos), "kernel_port", None)
+    return rename(port) if rename else port
+
+
 def cabled_ports(plan, host):
     """The backend and frontend ports of ``host`` that the plan cables."""
     return [link.a_port if link.a.name == host else link.b_port for link in plan.device(host).links
@@ -136,9 +146,10 @@ def build_twin(plan, files, boot="build"):
     cabled = {}
     for link in plan.links:
         if link.network in ("backend", "frontend"):
-            cabled.setdefault(link.a.name, []).append(link.a_port)
-            cabled.setdefault(link.b.name, []).append(link.b_port)
-            twin.veths.append((link.a.name, link.a_port, link.b.name, link.b_port))
+            a_port, b_port = kernel_port(link.a, link.a_port), kernel_port(link.b, link.b_port)
+            cabled.setdefault(link.a.name, []).append(a_port)
+            cabled.setdefault(link.b.name, []).append(b_port)
+            twin.veths.append((link.a.name, a_port, link.b.name, b_port))
     oob = twin.ns(twin.oob_ns, "oob")
     oob_addrs = []
     prefix = str(plan.spec["oob"]["pool"]).split("/")[1]

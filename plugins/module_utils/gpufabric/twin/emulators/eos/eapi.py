@@ -324,7 +324,7 @@ class EosSwitch:
             return self._version(fmt)
         if line in ("show interfaces", "show interfaces status"):
             return self._interfaces(fmt, line.endswith("status"))
-        m = re.match(r"show lldp neighbors( (\S+))?( detail)?\Z", line)
+        m = re.match(r"show lldp neighbors( (?!detail\b)(\S+))?( detail)?\Z", line)
         if m:
             return self._lldp(fmt, m.group(2), bool(m.group(3)))
         m = re.match(r"show (ip|ipv6) bgp (summary|neighbors|peers)( vrf (\S+))?\Z", line)

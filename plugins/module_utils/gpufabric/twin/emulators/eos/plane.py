@@ -56,6 +56,17 @@ def _module_utils():
     return os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
 
 
+def kernel_port(name):
+    """The Linux name of EOS port ``name`` in the switch's namespace: a Linux interface name has no ``/``, so
+    ``Ethernet1/5`` is ``Ethernet1_5`` there (the emulator shows EOS's name; lldpd sends it as the port ID)."""
+    return name.replace("/", "_")
+
+
+def eos_port(ifname):
+    """EOS's name of the namespace's interface ``ifname`` (kernel_port's inverse)."""
+    return ifname.replace("_", "/") if ifname.startswith("Ethernet") else ifname
+
+
 def with_model(release, model):
     """What the twin hands ``apply`` as a switch's release: the EOS release and the switch's model (show version)."""
     return "%s@%s" % (release, model)
@@ -202,7 +213,7 @@ def kernel_lines(configured, links):
         if name == "lo":
             want = {"mtu": None, "addrs": loopback, "up": True}
         elif name.startswith("Ethernet") and (link.get("linkinfo") or {}).get("info_kind") == "veth":
-            want = configured.get(name) or {"mtu": 1500, "addrs": [], "up": True}
+            want = configured.get(eos_port(name)) or {"mtu": 1500, "addrs": [], "up": True}
         else:
             continue
         have = sorted("%s/%s" % (a["local"], a["prefixlen"]) for a in link.get("addr_info", ()) if a.get("family") == "inet")
@@ -272,11 +283,26 @@ class LiveOper:
         out = {}
         for name, link in links.items():
             if name.startswith(("Ethernet", MGMT_PORT)):
-                out[name] = {"up": "LOWER_UP" in (link.get("flags") or ()) and "UP" in (link.get("flags") or ()),
+                out[eos_port(name)] = {"up": "LOWER_UP" in (link.get("flags") or ()) and "UP" in (link.get("flags") or ()),
                              "mtu": link.get("mtu"), "mac": link.get("address"),
                              "addrs": ["%s/%s" % (a["local"], a["prefixlen"]) for a in link.get("addr_info", ())
                                        if a.get("family") == "inet"]}
         return out
+
+    def name_ports(self):
+        """lldpd sends each port's EOS name as its port ID (``configure ports <ifname> lldp portidsubtype local``), as
+        an EOS switch names its ports in LLDP; returns whether lldpd took it (it may not run yet)."""
+        try:
+            links = _links(self.host)
+        except ValueError:
+            return False
+        done = True
+        for name in sorted(links):
+            if name.startswith("Ethernet") and "_" in name:
+                proc = subprocess.run(["lldpcli", "-u", self.socket, "configure", "ports", name, "lldp", "portidsubtype",
+                                       "local", eos_port(name)], capture_output=True, text=True, check=False)
+                done = done and proc.returncode == 0
+        return done
 
     def lldp(self):
         proc = subprocess.run(["lldpcli", "-u", self.socket, "-f", "json", "show", "neighbors", "details"],
@@ -292,7 +318,7 @@ class LiveOper:
                 chassis = info.get("chassis") or {}
                 system, cinfo = next(iter(chassis.items())) if chassis else ("", {})
                 port_info = info.get("port") or {}
-                entries.append({"port": port, "system": system, "chassis": ((cinfo.get("id") or {}).get("value", "")),
+                entries.append({"port": eos_port(port), "system": system, "chassis": ((cinfo.get("id") or {}).get("value", "")),
                                 "description": cinfo.get("descr", ""),
                                 "port_id": (port_info.get("id") or {}).get("value", ""),
                                 "port_description": port_info.get("descr", ""), "ttl": int(port_info.get("ttl", 120))})
@@ -356,6 +382,8 @@ def serve(state_dir):
         failed = [problem for problem in pool.map(boot, switches) if problem]
     if failed:
         raise SystemExit(failed[0])
+    for switch in switches:
+        switch.oper.name_ports()
     servers = []
     save = _save_startup(state_dir)
     for switch in switches:
