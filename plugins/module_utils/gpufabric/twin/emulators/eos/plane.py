@@ -337,6 +337,12 @@ class LiveOper:
     def bgp_neighbors(self):
         return self._vtysh("show bgp vrf default neighbors json")
 
+    def bgp_table(self):
+        return self._vtysh("show bgp vrf default ipv4 unicast json")
+
+    def routes(self):
+        return self._vtysh("show ip route json")
+
 
 def _save_startup(state_dir):
     def save(switch):
