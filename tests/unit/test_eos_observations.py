@@ -122,3 +122,13 @@ def test_every_observation_has_its_command_parser_and_tool():
     assert [p for p in home_contract.problems("eos") if "collectors" in p or "bgp_gate" in p or "drain" in p] == []
     for observation, (tool, _text) in collectors.COMMANDS.items():
         assert tool in collectors.SSH_TOOLS, observation
+
+
+def test_over_ssh_each_command_is_one_shell_word_for_eos_cli():
+    import shlex
+    from gpufabric.validate.transport import SshTransport
+    ssh = SshTransport(hosts={"sw1": {"host": "10.0.0.9", "flavour": "eos"}})
+    assert shlex.split(ssh.remote_text("sw1", collectors.COMMANDS["bgp"])) == [
+        "Cli", "-p", "15", "-c", "show ip bgp summary | json"]
+    assert shlex.split(ssh.remote_text("sw1", collectors.COMMANDS["qos"])) == [
+        "Cli", "-p", "15", "-c", "show running-config"]

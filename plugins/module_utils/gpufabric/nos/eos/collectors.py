@@ -1,7 +1,9 @@
 """EOS's collectors: the switch's eAPI answers turned into the neutral facts validation checks.
 
-Every observation is one EOS show command. Tool ``eos`` asks for EOS's JSON (over SSH, EOS's CLI with ``| json``;
-over eAPI, runCmds with format json), tool ``eos_text`` for its text. The field names are eAPI's JSON as Arista
+Every observation is one EOS show command. Tool ``eos`` asks for EOS's JSON, tool ``eos_text`` for its text: over
+SSH, validation runs a device's commands as one shell script, so they go through EOS's ``Cli`` in the switch's bash
+(``Cli -p 15 -c '<command> | json'``: the quoted command and the quoted `` | json`` are one shell word); over eAPI,
+runCmds with format json or text. The command texts carry no shell syntax, so a transport may pass them as words. The field names are eAPI's JSON as Arista
 documents it (EOS User Manual and eAPI command reference: ``show lldp neighbors detail``, ``show ip bgp summary``,
 ``show ip route``, ``show interfaces``); a port's RoCE treatment is read from the running config, in the lines
 pyavd renders for it (docs/eos.md, "What is rendered": ``qos trust dscp``, ``qos map dscp ... to traffic-class``,
@@ -22,8 +24,8 @@ COMMANDS = {
     "links": Command("eos", "show interfaces"),
     "qos": Command("eos_text", "show running-config"),
 }
-# How each tool is run over SSH on an EOS switch, whose login shell is EOS's CLI.
-SSH_TOOLS = {"eos": "{text} | json", "eos_text": "{text}"}
+# How each tool is run over SSH on an EOS switch (the account's shell: bash, where EOS's Cli runs a command).
+SSH_TOOLS = {"eos": "Cli -p 15 -c {q}' | json'", "eos_text": "Cli -p 15 -c {q}"}
 
 
 def _json(text):
