@@ -5,7 +5,8 @@ twin's CA. Through napalm's eos driver (a third-party client, not product code),
 - commit_config(revert_in=...) not confirmed: the switch goes back to its previous configuration by itself;
 - commit_config(revert_in=...) then confirm_commit: the configuration stays;
 - every EOS switch committed with its built startup-config: BGP comes up between leaves and spines;
-- an unknown command is refused as EOS refuses it (JSON-RPC error 1002, pyeapi's CommandError).
+- an unknown command is refused as EOS refuses it (JSON-RPC error 1002, pyeapi's CommandError);
+- a candidate with a line EOS refuses is refused whole; a merged port access list becomes the port's nftables filter.
 
 Needs root, FRR and lldpd (`make setup`); skipped with the reason otherwise.
 """
@@ -139,23 +140,30 @@ def test_bgp_up_after_committing_the_build(fabric):
         finally:
             device.close()
 
-    def established():
-        device = _device(SPINE)
-        try:
-            peers = device.get_bgp_neighbors()["global"]["peers"]
-        finally:
-            device.close()
-        return peers and all(p["is_up"] for p in peers.values()) and len(peers) == len(eos) - 2
+    spines = [d.name for d in plan.devices if d.nos == "eos" and d.role == "backend_spine"]
 
-    _until(established, 120, "every BGP session of %s Established" % SPINE)
+    def established():
+        for spine in spines:
+            device = _device(spine)
+            try:
+                peers = device.get_bgp_neighbors()["global"]["peers"]
+            finally:
+                device.close()
+            if not (peers and all(p["is_up"] for p in peers.values()) and len(peers) == len(eos) - len(spines)):
+                return False
+        return True
+
+    _until(established, 150, "every BGP session of the spines Established (napalm's get_bgp_neighbors)")
     assert _hostname(LEAF) == LEAF
     device = _device(LEAF)
     try:
         lldp = device.get_lldp_neighbors_detail()
-        assert any(n[0]["remote_system_name"] == SPINE for n in lldp.values()), lldp
+        assert {n[0]["remote_system_name"] for n in lldp.values()} >= set(spines), lldp
+        assert {n[0]["remote_port"] for n in lldp.values() if n[0]["remote_system_name"] in spines} == {"Ethernet1/1"}
         summary = device.cli(["show ip bgp summary"], encoding="json")["show ip bgp summary"]
         peers = summary["vrfs"]["default"]["peers"]
-        assert peers and all(p["peerState"] == "Established" for p in peers.values())
+        assert len(peers) == len(spines) and all(p["peerState"] == "Established" for p in peers.values()), peers
+        assert all(p["prefixReceived"] > 0 for p in peers.values()), peers
     finally:
         device.close()
 
@@ -171,3 +179,25 @@ def test_unknown_command_refused(fabric):
         assert "Invalid input" in str(caught.value.command_error)
     finally:
         device.close()
+
+
+def test_port_acl_merged_and_a_bad_line_refused(fabric):
+    """A merged access list bound to a server port becomes the port's nftables filter; a candidate with a line EOS
+    refuses is refused whole (napalm's ReplaceConfigException), the running-config unchanged."""
+    import subprocess
+    from napalm.base.exceptions import ReplaceConfigException
+    device = _device(LEAF)
+    try:
+        before = device.get_config(retrieve="running")["running"]
+        with pytest.raises(ReplaceConfigException, match="Invalid input"):
+            device.load_replace_candidate(config="hostname x\ninterface Ethernet1/1\n   frobnicate\n")
+        assert device.get_config(retrieve="running")["running"] == before
+        device.load_merge_candidate(config="ip access-list TWIN_TEST\n   10 permit ip any 10.0.0.0/31\n"
+                                           "interface Ethernet1/1\n   ip access-group TWIN_TEST in\n")
+        assert "+   ip access-group TWIN_TEST in" in device.compare_config()
+        device.commit_config()
+    finally:
+        device.close()
+    table = subprocess.run(["ip", "netns", "exec", LEAF, "nft", "list", "table", "netdev", "gpufabric_acl"],
+                           capture_output=True, text=True, check=False).stdout
+    assert 'device "Ethernet1_1"' in table and "ip daddr 10.0.0.0/31 accept" in table, table

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from gpufabric.twin.emulators.eos import eapi, http, plane, translate
+from gpufabric.twin.emulators.eos import eapi, http, namespace, plane, show, translate
 from gpufabric.twin.emulators.eos.cli import CliError, Config, Editor, FACTORY_CONFIG, diff
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -105,7 +105,7 @@ def test_setting_replaces_and_no_removes():
 
 def test_session_diff_is_a_unified_diff():
     text = diff(Config.parse(FACTORY_CONFIG), Config.parse(LEAF))
-    assert text.startswith("--- system:/running-config\n+++ session-config\n@@ ")
+    assert text.startswith("--- system:/running-config\n+++ session-config\n@@ ")  # cli.diff; show names the session
     assert "+hostname leaf1" in text and "-no ip routing" in text
 
 
@@ -113,10 +113,11 @@ def test_translation_to_links_and_frr():
     config = Config.parse(LEAF)
     ports = translate.interfaces(config)
     assert ports["Ethernet1/1"] == {"mtu": 9216, "addrs": ["10.0.0.0/31"], "up": True, "routed": True,
-                                    "description": "gpu1", "dhcp": False, "vrf": None}
+                                    "description": "gpu1", "dhcp": False, "vrf": None,
+                                    "speed": "400g-4"}
     assert ports["Ethernet2/1"]["up"] is False
     frr = translate.frr_conf(config, "x")
-    for line in ("hostname leaf1", "ip prefix-list SERVER_LINKS seq 10 permit 10.0.0.0/30 le 31",
+    for line in ("hostname x", "ip prefix-list SERVER_LINKS seq 10 permit 10.0.0.0/30 le 31",
                  " set as-path prepend 64514 64514 64514", "router bgp 64514", " neighbor FABRIC peer-group",
                  " neighbor FABRIC bfd", " neighbor 10.16.0.0 peer-group FABRIC", "  maximum-paths 2",
                  "  aggregate-address 10.0.0.0/30 summary-only", "  neighbor FABRIC route-map DRAIN out",
@@ -132,11 +133,11 @@ def test_bfd_timers_other_than_bfdds_are_refused():
 
 
 def test_kernel_lines_use_linux_names():
-    assert plane.kernel_port("Ethernet1/5") == "Ethernet1_5" and plane.eos_port("Ethernet1_5") == "Ethernet1/5"
+    assert plane.kernel_port("Ethernet1/5") == "Ethernet1_5" and namespace.eos_port("Ethernet1_5") == "Ethernet1/5"
     links = {"Ethernet1_1": {"mtu": 1500, "flags": [], "addr_info": [], "linkinfo": {"info_kind": "veth"}},
              "Ethernet2_1": {"mtu": 1500, "flags": ["UP"], "addr_info": [], "linkinfo": {"info_kind": "veth"}},
              "lo": {"mtu": 65536, "flags": ["UP"], "addr_info": [{"family": "inet", "local": "127.0.0.1", "prefixlen": 8}]}}
-    lines = plane.kernel_lines(translate.interfaces(Config.parse(LEAF)), links)
+    lines = namespace.kernel_lines(translate.interfaces(Config.parse(LEAF)), links)
     assert "link set Ethernet1_1 mtu 9216" in lines and "addr add 10.0.0.0/31 dev Ethernet1_1" in lines
     assert "link set Ethernet1_1 up" in lines and "link set Ethernet2_1 down" in lines
     assert "addr add 10.32.0.1/32 dev lo" in lines
@@ -167,7 +168,7 @@ def _load(sw, name="s1"):
 def test_factory_boot_and_show_version(switch):
     results, error = switch.run_cmds(["enable", "show version", "show hostname"])
     assert error is None
-    assert results[1]["modelName"] == "DCS-7060X6-64PE" and results[1]["version"] == eapi.EOS_VERSION
+    assert results[1]["modelName"] == "DCS-7060X6-64PE" and results[1]["version"] == show.EOS_VERSION
     assert results[2] == {"hostname": "localhost", "fqdn": "localhost"}
     assert "interface Management1\n   ip address dhcp" in switch.running.text()
 
@@ -175,6 +176,7 @@ def test_factory_boot_and_show_version(switch):
 def test_session_commit_timer_reverts_unless_confirmed(switch):
     assert _load(switch)[1] is None
     results, _ = switch.run_cmds(["enable", "show session-config named s1 diffs"], "text")
+    assert results[1]["output"].startswith("--- system:/running-config\n+++ session:/s1-session-config\n@@ ")
     assert "+hostname leaf1" in results[1]["output"]
     assert switch.run_cmds(["enable", "show hostname"])[0][1]["hostname"] == "localhost"   # not committed yet
     switch.run_cmds(["enable", "copy startup-config flash:rollback-0", "configure session s1 commit timer 00:00:10"])
@@ -243,3 +245,40 @@ def test_built_startup_configs_load(tmp_path):
             assert "router bgp" in translate.frr_conf(config, host)
             found += 1
     assert found
+
+
+ACL = """\
+ip access-list TENANT_ALPHA
+   counters per-entry
+   5 remark tenant alpha
+   10 permit ip any 10.0.0.0/31
+   20 permit ip any host 10.32.0.1
+   30 deny ip any any
+!
+interface Ethernet1/1
+   no switchport
+   ip address 10.0.0.0/31
+   ip access-group TENANT_ALPHA in
+"""
+
+
+def test_port_acls_as_nftables_with_eos_implicit_deny():
+    from gpufabric.twin.emulators.eos import acl
+    rules = acl.port_rules(Config.parse(ACL), plane.kernel_port)
+    assert rules == {"Ethernet1_1": ["meta protocol ip ip daddr 10.0.0.0/31 accept",
+                                     "meta protocol ip ip daddr 10.32.0.1 accept",
+                                     "meta protocol ip drop", "meta protocol ip drop"]}
+    with pytest.raises(translate.Unsupported, match="tcp any any eq 22"):
+        acl.port_rules(Config.parse(ACL.replace("30 deny ip any any", "30 permit tcp any any eq 22")), plane.kernel_port)
+
+
+def test_configure_terminal_and_napalm_rollback(switch):
+    """``configure`` changes the running-config line by line; napalm's rollback is ``configure replace
+    flash:rollback-0`` of the copy it made before its commit."""
+    switch.run_cmds(["enable", "copy running-config flash:rollback-0"])
+    _results, error = switch.run_cmds(["enable", "configure", "hostname direct", "end"])
+    assert error is None and switch.run_cmds(["show hostname"])[0][0]["hostname"] == "direct"
+    switch.run_cmds(["enable", "configure replace flash:rollback-0", "write memory"])
+    assert switch.run_cmds(["show hostname"])[0][0]["hostname"] == "localhost"
+    _results, error = switch.run_cmds(["configure replace flash:nothing"])
+    assert error["message"] == "CLI command 1 of 1 'configure replace flash:nothing' failed: could not run command"

@@ -238,14 +238,18 @@ def test_a_speed_eos_cannot_name_is_refused():
         _input(cfg)
 
 
-# --- the twin, until the EOS emulator exists -----------------------------------------------------------------------
+# --- the twin ------------------------------------------------------------------------------------------------------
 
 
-def test_the_twins_eos_plane_refuses_eos_switches_in_one_line_and_leaves_other_twins_alone():
+def test_the_twins_eos_plane_keeps_the_contract_and_leaves_other_twins_alone(tmp_path):
+    """The EOS emulator (docs/twin.md, "The eAPI stand-in") answers the twin as every NOS's plane does; a twin without
+    EOS switches starts nothing of it; a rendered startup-config it cannot load is refused in one line."""
     from gpufabric.twin import emulators
 
     plane = emulators.plane("eos")
     assert emulators.problems("eos") == []
-    assert plane.apply("/nonexistent", []) == [] and plane.leftovers(["x"]) == [] and plane.remove("/x", []) == []
-    with pytest.raises(plane.PlaneError, match=r"^the twin has no Arista EOS emulator yet .*\(eoslab-r0-leaf01\)$"):
-        plane.apply("/nonexistent", [("eoslab-r0-leaf01", None, "!")])
+    assert plane.SELF_APPLYING and plane.CONFIG_FILE == "startup-config"
+    assert plane.apply(str(tmp_path), []) == [] and plane.leftovers(["x"]) == [] and plane.remove(str(tmp_path), []) == []
+    assert not os.listdir(tmp_path)
+    with pytest.raises(plane.PlaneError, match=r"^the rendered startup-config does not load: line 1 'frobnicate'"):
+        plane.boot_facts("frobnicate\n")

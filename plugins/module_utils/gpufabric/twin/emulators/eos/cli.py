@@ -14,169 +14,13 @@ says which of them take effect on the twin.
 import difflib
 import re
 
+from .grammar import GRAMMAR
+
 
 class CliError(ValueError):
     """A line EOS would refuse: ``message`` as EOS prints it (``Invalid input (at token N: 'x')``)."""
 
 
-# mode -> [(pattern, number of leading words naming the setting (None: the whole line), mode the line enters)]
-_ANY = r".+"
-GRAMMAR = {
-    "global": [
-        (r"hostname \S+", 1, None),
-        (r"service routing protocols model (multi-agent|ribd)", 4, None),
-        (r"(no )?ip routing", 2, None),
-        (r"(no )?ip routing vrf \S+", None, None),
-        (r"ip route( vrf \S+)? \S+ \S+( \d+)?", None, None),
-        (r"ip name-server( vrf \S+)? \S+", None, None),
-        (r"dns domain \S+", 2, None),
-        (r"ip domain lookup( vrf \S+)? source-interface \S+", None, None),
-        (r"clock timezone \S+", 2, None),
-        (r"lldp (timer|hold-time) \d+", 2, None),
-        (r"lldp management-address( vrf)? \S+", None, None),
-        (r"(no )?lldp run", 2, None),
-        (r"snmp-server " + _ANY, None, None),
-        (r"ntp " + _ANY, None, None),
-        (r"logging " + _ANY, None, None),
-        (r"tacacs-server " + _ANY, None, None),
-        (r"ip tacacs( vrf \S+)? source-interface \S+", None, None),
-        (r"aaa " + _ANY, None, None),
-        (r"username \S+ " + _ANY, 2, None),
-        (r"enable password " + _ANY, 2, None),
-        (r"spanning-tree mode \S+", 2, None),
-        (r"no aaa root", 3, None),
-        (r"(no )?zerotouch (cancel|enable)", None, None),
-        (r"transceiver qsfp default-mode \S+", 3, None),
-        (r"qos map dscp [\d ]+ to traffic-class \d+", None, None),
-        (r"qos map traffic-class [\d ]+ to tx-queue \d+", None, None),
-        (r"priority-flow-control pause watchdog " + _ANY, None, None),
-        (r"platform " + _ANY, None, None),
-        (r"ip community-list( standard)? \S+ (permit|deny) .+", None, None),
-        (r"ip prefix-list \S+ seq \d+ (permit|deny) \S+( (ge|le) \d+)*", 5, None),
-        (r"ip prefix-list \S+", None, "prefix-list"),
-        (r"ip access-list standard \S+", None, "acl-std"),
-        (r"ip access-list \S+", None, "acl"),
-        (r"route-map \S+ (permit|deny) \d+", None, "route-map"),
-        (r"route-map \S+", None, "route-map"),
-        (r"interface (Ethernet\d+(/\d+)*|Loopback\d+|Management\d+|Vlan\d+|Port-Channel\d+)", None, "interface"),
-        (r"vrf instance \S+", None, "vrf"),
-        (r"qos profile \S+", None, "qos-profile"),
-        (r"router bgp \d+(\.\d+)?", None, "bgp"),
-        (r"router general", None, "router-general"),
-        (r"management ssh", None, "mgmt-ssh"),
-        (r"management api http-commands", None, "mgmt-api"),
-        (r"management (console|telnet|security|api gnmi|api models|api netconf)", None, "other"),
-        (r"banner (login|motd)", None, "other"),
-    ],
-    "interface": [
-        (r"description .+", 1, None),
-        (r"(no )?shutdown", 1, None),
-        (r"mtu \d+", 1, None),
-        (r"speed( forced)? \S+", 1, None),
-        (r"error-correction encoding \S+", 2, None),
-        (r"(no )?switchport", 1, None),
-        (r"ip address (\S+/\d+|dhcp)", 2, None),
-        (r"vrf \S+", 1, None),
-        (r"service-profile \S+", 1, None),
-        (r"qos trust \S+", 2, None),
-        (r"priority-flow-control on", 1, None),
-        (r"priority-flow-control priority \d+ (no-)?drop", 3, None),
-        (r"ip access-group \S+ (in|out)", None, None),
-        (r"(no )?lldp (transmit|receive)", 2, None),
-        (r"bfd " + _ANY, None, None),
-    ],
-    "bgp": [
-        (r"router-id \S+", 1, None),
-        (r"(no )?bgp default ipv4-unicast", 3, None),
-        (r"maximum-paths \d+( ecmp \d+)?", 1, None),
-        (r"bgp bestpath as-path multipath-relax", None, None),
-        (r"bgp asn notation \S+", 3, None),
-        (r"timers bgp \d+ \d+", 2, None),
-        (r"distance bgp \d+ \d+ \d+", 2, None),
-        (r"graceful-restart( restart-time \d+)?", 1, None),
-        (r"bgp log-neighbor-changes", None, None),
-        (r"neighbor \S+ peer group", None, None),
-        (r"neighbor \S+ peer group \S+", 4, None),
-        (r"neighbor \S+ remote-as \d+", 3, None),
-        (r"neighbor \S+ description .+", 3, None),
-        (r"neighbor \S+ bfd", None, None),
-        (r"neighbor \S+ bfd interval \d+ min-rx \d+ multiplier \d+", 4, None),
-        (r"neighbor \S+ timers \d+ \d+", 3, None),
-        (r"neighbor \S+ send-community( standard| extended| large)*", 3, None),
-        (r"neighbor \S+ allowas-in( \d+)?", 3, None),
-        (r"neighbor \S+ route-map \S+ (in|out)", None, None),
-        (r"neighbor \S+ maximum-routes \d+( warning-limit \d+ percent)?", 3, None),
-        (r"neighbor \S+ (password|update-source|ebgp-multihop|next-hop-self|shutdown)( .+)?", 3, None),
-        (r"aggregate-address \S+( summary-only)?", 2, None),
-        (r"redistribute (connected|static)( include leaked)?( route-map \S+)?", 2, None),
-        (r"network \S+( route-map \S+)?", 2, None),
-        (r"address-family ipv4", None, "bgp-af"),
-        (r"address-family ipv6", None, "bgp-af6"),
-        (r"vrf \S+", None, "bgp-vrf"),
-    ],
-    "bgp-af": [
-        (r"(no )?neighbor \S+ activate", 3, None),
-        (r"network \S+( route-map \S+)?", 2, None),
-        (r"neighbor \S+ route-map \S+ (in|out)", None, None),
-    ],
-    "bgp-af6": [
-        (r"(no )?neighbor \S+ activate", 3, None),
-    ],
-    "bgp-vrf": [
-        (r"router-id \S+", 1, None),
-        (r"rd \S+", 1, None),
-        (r"route-target (import|export) .+", None, None),
-        (r"maximum-paths \d+( ecmp \d+)?", 1, None),
-        (r"redistribute (connected|static)( include leaked)?( route-map \S+)?", 2, None),
-    ],
-    "route-map": [
-        (r"description .+", 1, None),
-        (r"match ip address prefix-list \S+", 4, None),
-        (r"match community \S+", 2, None),
-        (r"set as-path prepend( \d+)+", 3, None),
-        (r"set community .+", 2, None),
-        (r"set local-preference \d+", 2, None),
-        (r"continue( \d+)?", 1, None),
-    ],
-    "prefix-list": [
-        (r"seq \d+ (permit|deny) \S+( (ge|le) \d+)*", 2, None),
-    ],
-    "acl-std": [
-        (r"(\d+ )?(permit|deny) \S+", None, None),
-        (r"(\d+ )?remark .+", None, None),
-    ],
-    "acl": [
-        (r"(\d+ )?(permit|deny) .+", None, None),
-        (r"(\d+ )?remark .+", None, None),
-    ],
-    "vrf": [(r"description .+", 1, None)],
-    "qos-profile": [
-        (r"qos trust \S+", 2, None),
-        (r"tx-queue \d+", None, "tx-queue"),
-    ],
-    "tx-queue": [
-        (r"(no )?priority( strict)?", 1, None),
-        (r"bandwidth (percent|guaranteed) .+", 1, None),
-        (r"random-detect ecn .+", 2, None),
-        (r"shape rate .+", 2, None),
-    ],
-    "router-general": [(r"vrf \S+", None, "router-general-vrf")],
-    "router-general-vrf": [(r"leak routes source-vrf \S+ subscribe-policy \S+", None, None)],
-    "mgmt-ssh": [
-        (r"(no )?shutdown", 1, None),
-        (r"ip access-group \S+( vrf \S+)? in", None, None),
-        (r"idle-timeout \d+", 1, None),
-        (r"vrf \S+", None, "mgmt-vrf"),
-    ],
-    "mgmt-api": [
-        (r"(no )?shutdown", 1, None),
-        (r"protocol (https|http|unix-socket)( port \d+)?", 2, None),
-        (r"vrf \S+", None, "mgmt-vrf"),
-    ],
-    "mgmt-vrf": [(r"(no )?shutdown", 1, None)],
-    "other": [(_ANY, None, None)],
-}
-PARENT_EXIT = ("exit",)
 _COMPILED = {mode: [(re.compile(pat + r"\Z"), key, child) for pat, key, child in rules] for mode, rules in GRAMMAR.items()}
 
 
@@ -253,18 +97,20 @@ class Config:
         def walk(node, depth):
             lines = []
             for child in node.children:
-                lines.append("   " * depth + child.line)
                 if child.children:
-                    lines += walk(child, depth + 1)
-                    if depth:
-                        lines.append("   " * depth + "!")
+                    lines.append("   " * depth + "!")    # EOS opens each sub-mode's block with a bang
+                lines.append("   " * depth + child.line)
+                lines += walk(child, depth + 1)
             return lines
 
-        for child in self.root.children:
+        top = self.root.children
+        for index, child in enumerate(top):
             out.append(child.line)
-            if child.children:
-                out += walk(child, 1)
-            out.append("!")
+            out += walk(child, 1)
+            after = top[index + 1] if index + 1 < len(top) else None
+            # one-line settings of the same kind stay together, as EOS prints them (qos map, lldp, ntp ...)
+            if after is None or child.children or after.children or after.line.split()[0] != child.line.split()[0]:
+                out.append("!")
         out.append("end")
         return "\n".join(out) + "\n"
 

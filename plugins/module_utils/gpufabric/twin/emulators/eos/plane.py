@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 
-from ... import daemons
+from . import namespace
 
 SELF_APPLYING = True
 CONFIG_FILE = "startup-config"
@@ -56,15 +56,7 @@ def _module_utils():
     return os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
 
 
-def kernel_port(name):
-    """The Linux name of EOS port ``name`` in the switch's namespace: a Linux interface name has no ``/``, so
-    ``Ethernet1/5`` is ``Ethernet1_5`` there (the emulator shows EOS's name; lldpd sends it as the port ID)."""
-    return name.replace("/", "_")
-
-
-def eos_port(ifname):
-    """EOS's name of the namespace's interface ``ifname`` (kernel_port's inverse)."""
-    return ifname.replace("_", "/") if ifname.startswith("Ethernet") else ifname
+kernel_port = namespace.kernel_port   # the twin's desired.py asks the plane for the namespace's port names
 
 
 def with_model(release, model):
@@ -76,7 +68,7 @@ def boot_facts(text):
     """(EOS release, {Management1: [address]}) of a rendered startup-config: the management port's address, which
     the twin gives the switch as DHCP would."""
     from .cli import CliError, Config
-    from .eapi import EOS_VERSION
+    from .show import EOS_VERSION
     from .translate import interfaces
 
     try:
@@ -189,161 +181,6 @@ def leftovers(names):
 
 # --- the serving process ------------------------------------------------------------------------------------------
 
-def _run(argv, stdin=None, what=None):
-    proc = subprocess.run(argv, input=stdin, capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
-        detail = " ".join((proc.stderr or proc.stdout).split())[-300:]
-        raise ValueError("%s failed (exit %d): %s" % (what or " ".join(argv[:6]), proc.returncode, detail))
-    return proc.stdout
-
-
-def _links(host):
-    return {link["ifname"]: link for link in json.loads(_run(["ip", "-n", host, "-j", "-d", "addr", "show"]) or "[]")}
-
-
-def kernel_lines(configured, links):
-    """ip -batch lines turning the namespace's ``links`` into the configured ports (translate.interfaces): each cabled
-    Ethernet port its MTU, addresses and admin state (a port the configuration does not name: EOS's default, an
-    enabled switchport, so up with no address); the loopbacks' addresses on ``lo``. Management1 keeps the address
-    the twin gave it (docs/twin.md)."""
-    lines = []
-    loopback = sorted({a for name, conf in configured.items() if name.startswith("Loopback") for a in conf["addrs"]}
-                      | {"127.0.0.1/8"})
-    for name, link in sorted(links.items()):
-        if name == "lo":
-            want = {"mtu": None, "addrs": loopback, "up": True}
-        elif name.startswith("Ethernet") and (link.get("linkinfo") or {}).get("info_kind") == "veth":
-            want = configured.get(eos_port(name)) or {"mtu": 1500, "addrs": [], "up": True}
-        else:
-            continue
-        have = sorted("%s/%s" % (a["local"], a["prefixlen"]) for a in link.get("addr_info", ()) if a.get("family") == "inet")
-        if want["mtu"] and link.get("mtu") != want["mtu"]:
-            lines.append("link set %s mtu %d" % (name, want["mtu"]))
-        for address in sorted(set(have) - set(want["addrs"])):
-            lines.append("addr del %s dev %s" % (address, name))
-        for address in sorted(set(want["addrs"]) - set(have)):
-            lines.append("addr add %s dev %s" % (address, name))
-        is_up = "UP" in (link.get("flags") or ())
-        if want["up"] != is_up:
-            lines.append("link set %s %s" % (name, "up" if want["up"] else "down"))
-    return lines
-
-
-class Applier:
-    """Makes a committed configuration real in the namespace ``host``: links (kernel_lines), then FRR (translate.py,
-    loaded with frr-reload in place and checked). On a failure the previous configuration is put back and ValueError
-    names the cause."""
-
-    def __init__(self, host):
-        self.host = host
-        self.current = None
-
-    def _do(self, config):
-        from .translate import frr_conf, interfaces
-        lines = kernel_lines(interfaces(config), _links(self.host))
-        text = frr_conf(config, self.host)
-        if lines:
-            _run(["ip", "-n", self.host, "-batch", "-"], "\n".join(lines) + "\n", what="ip -batch of the ports")
-        if daemons.write_if_changed(os.path.join(daemons.frr_dir(self.host), "frr.conf"), text, 0o640):
-            _run(daemons.in_place_argv(self.host, "--reload"), what="FRR's frr-reload")
-            out = _run(daemons.in_place_argv(self.host, "--test"), what="FRR's frr-reload --test")
-            pending = [" ".join(line.split()) for line in out.splitlines()
-                       if line.strip() and not line.startswith(("Lines To", "====="))]
-            if pending:
-                raise ValueError("FRR did not take the configuration: %s" % "; ".join(pending[:3]))
-
-    def __call__(self, config):
-        from .translate import Unsupported
-        try:
-            self._do(config)
-        except Unsupported:
-            raise
-        except ValueError as exc:
-            if self.current is not None:
-                try:
-                    self._do(self.current)
-                except ValueError:
-                    pass
-            raise ValueError("%s (the previous configuration is running)" % exc)
-        self.current = config
-
-
-class LiveOper:
-    """The switch's operational state from its namespace: links, LLDP (its lldpd), BGP (its FRR)."""
-
-    def __init__(self, state_dir, host):
-        self.host = host
-        self.socket = daemons.lldpd_paths(state_dir, host)["socket"]
-
-    def links(self):
-        try:
-            links = _links(self.host)
-        except ValueError:
-            return {}
-        out = {}
-        for name, link in links.items():
-            if name.startswith(("Ethernet", MGMT_PORT)):
-                out[eos_port(name)] = {"up": "LOWER_UP" in (link.get("flags") or ()) and "UP" in (link.get("flags") or ()),
-                             "mtu": link.get("mtu"), "mac": link.get("address"),
-                             "addrs": ["%s/%s" % (a["local"], a["prefixlen"]) for a in link.get("addr_info", ())
-                                       if a.get("family") == "inet"]}
-        return out
-
-    def name_ports(self):
-        """lldpd sends each port's EOS name as its port ID (``configure ports <ifname> lldp portidsubtype local``), as
-        an EOS switch names its ports in LLDP; returns whether lldpd took it (it may not run yet)."""
-        try:
-            links = _links(self.host)
-        except ValueError:
-            return False
-        done = True
-        for name in sorted(links):
-            if name.startswith("Ethernet") and "_" in name:
-                proc = subprocess.run(["lldpcli", "-u", self.socket, "configure", "ports", name, "lldp", "portidsubtype",
-                                       "local", eos_port(name)], capture_output=True, text=True, check=False)
-                done = done and proc.returncode == 0
-        return done
-
-    def lldp(self):
-        proc = subprocess.run(["lldpcli", "-u", self.socket, "-f", "json", "show", "neighbors", "details"],
-                              capture_output=True, text=True, check=False)
-        try:
-            data = json.loads(proc.stdout or "{}")
-        except ValueError:
-            return []
-        found = (data.get("lldp") or {}).get("interface") or []
-        entries = []
-        for item in (found if isinstance(found, list) else [found]):
-            for port, info in item.items():
-                chassis = info.get("chassis") or {}
-                system, cinfo = next(iter(chassis.items())) if chassis else ("", {})
-                port_info = info.get("port") or {}
-                entries.append({"port": eos_port(port), "system": system, "chassis": ((cinfo.get("id") or {}).get("value", "")),
-                                "description": cinfo.get("descr", ""),
-                                "port_id": (port_info.get("id") or {}).get("value", ""),
-                                "port_description": port_info.get("descr", ""), "ttl": int(port_info.get("ttl", 120))})
-        return entries
-
-    def _vtysh(self, cmd):
-        proc = subprocess.run(["vtysh", "-N", self.host, "-c", cmd], capture_output=True, text=True, check=False)
-        try:
-            return json.loads(proc.stdout) if proc.returncode == 0 else {}
-        except ValueError:
-            return {}
-
-    def bgp(self):
-        return self._vtysh("show bgp vrf default ipv4 unicast summary json")
-
-    def bgp_neighbors(self):
-        return self._vtysh("show bgp vrf default neighbors json")
-
-    def bgp_table(self):
-        return self._vtysh("show bgp vrf default ipv4 unicast json")
-
-    def routes(self):
-        return self._vtysh("show ip route json")
-
-
 def _save_startup(state_dir):
     def save(switch):
         path = os.path.join(switch_dir(state_dir, switch.host), "startup-config")
@@ -365,14 +202,14 @@ def serve(state_dir):
     make_ca(base)
     switches = []
     for host, release in listing:
-        model = release.partition("@")[2] or "7060X6-64PE"
+        model = (release or "").partition("@")[2] or "7060X6-64PE"
         path = os.path.join(switch_dir(state_dir, host), "startup-config")
         text = None
         if os.path.exists(path):
             with open(path, encoding="utf-8") as f:
                 text = f.read()
-        switch = EosSwitch(host, model, serial_of(host), mac_of(host), startup_text=text, applier=Applier(host),
-                           oper=LiveOper(state_dir, host))
+        switch = EosSwitch(host, model, serial_of(host), mac_of(host), startup_text=text,
+                           applier=namespace.Applier(host), oper=namespace.LiveOper(state_dir, host))
         switch._saved = switch.startup
         switches.append(switch)
 

@@ -54,7 +54,7 @@ def interfaces(config):
         mtu = _value(block, "mtu")
         out[name] = {"mtu": int(mtu) if mtu else EOS_L3_MTU, "addrs": addrs if routed else [],
                      "up": "shutdown" not in lines, "routed": routed, "description": _value(block, "description") or "",
-                     "dhcp": address == "dhcp", "vrf": _value(block, "vrf")}
+                     "dhcp": address == "dhcp", "vrf": _value(block, "vrf"), "speed": _value(block, "speed")}
     return out
 
 
@@ -110,6 +110,73 @@ def _community_lists(config):
 BFD_DEFAULTS = ("300", "300", "3")
 
 
+def _neighbor(name, rest, line, neighbors, order, groups, af_lines):
+    """One ``neighbor`` line of ``router bgp`` into FRR's lines: the peer's own (``neighbors``) and its address
+    family's (``af_lines``)."""
+    if name not in neighbors:
+        neighbors[name] = []
+        order.append(name)
+    if rest == ["peer", "group"]:
+        groups.add(name)
+        neighbors[name].append(("0", " neighbor %s peer-group" % name))
+    elif rest[:2] == ["peer", "group"]:
+        neighbors[name].append(("2", " neighbor %s peer-group %s" % (name, rest[2])))
+    elif rest[0] == "remote-as":
+        neighbors[name].append(("1", " neighbor %s remote-as %s" % (name, rest[1])))
+    elif rest[0] == "description":
+        neighbors[name].append(("3", " neighbor %s description %s" % (name, " ".join(rest[1:]))))
+    elif rest[0] == "timers":
+        neighbors[name].append(("4", " neighbor %s timers %s %s" % (name, rest[1], rest[2])))
+    elif rest == ["bfd"]:
+        neighbors[name].append(("5", " neighbor %s bfd" % name))
+    elif rest[0] == "bfd":
+        timers = (rest[2], rest[4], rest[6])
+        if timers != BFD_DEFAULTS:
+            raise Unsupported("router bgp: %s: only bfdd's default timers (interval 300 min-rx 300 multiplier 3) "
+                              "on the twin" % line)
+    elif rest[0] == "send-community":
+        return     # FRR sends communities unless told not to
+    elif rest[0] == "allowas-in":
+        count = rest[1] if len(rest) > 1 else "3"
+        af_lines.append(("6" + name, "  neighbor %s allowas-in%s" % (name, "" if count == "3" else " " + count)))
+    elif rest[0] == "route-map":
+        af_lines.append(("7" + name + rest[2], "  neighbor %s route-map %s %s" % (name, rest[1], rest[2])))
+    else:
+        raise Unsupported("router bgp: %s has no FRR form on the twin" % line)
+
+
+def _address_family(child):
+    """FRR's address-family lines of one mode under ``router bgp`` (``address-family ipv4``; a tenant VRF's is refused)."""
+    af_lines = []
+    if child.line == "address-family ipv4":
+        for line in _lines(child):
+            words = line.split()
+            if words[0] == "neighbor" and words[2] == "activate":
+                af_lines.append(("5" + words[1], "  neighbor %s activate" % words[1]))
+            elif words[0] == "neighbor" and words[2] == "route-map":
+                af_lines.append(("7" + words[1] + words[4], "  neighbor %s route-map %s %s"
+                                 % (words[1], words[3], words[4])))
+            elif words[0] == "network":
+                af_lines.append(("1", "  " + line))
+            elif line.startswith("no neighbor "):
+                continue
+            else:
+                raise Unsupported("router bgp address-family ipv4: %s has no FRR form on the twin" % line)
+    elif child.line.startswith("vrf ") or child.line == "address-family ipv6":
+        if child.children and child.line.startswith("vrf "):
+            raise Unsupported("router bgp: %s: tenant VRFs of an EOS switch are not modelled on the twin yet"
+                              % child.line)
+    return af_lines
+
+
+def _address_key(name):
+    """Peers in FRR's order: by address, numerically (a peer group's name first)."""
+    try:
+        return (0, int(ipaddress.ip_address(name)), name)
+    except ValueError:
+        return (1, 0, name)
+
+
 def _bgp(config):
     blocks = config.blocks("router bgp ")
     if not blocks:
@@ -134,37 +201,7 @@ def _bgp(config):
         elif line in ("bgp log-neighbor-changes",) or words[0] in ("graceful-restart", "distance", "timers"):
             continue
         elif words[0] == "neighbor":
-            name, rest = words[1], words[2:]
-            if name not in neighbors:
-                neighbors[name] = []
-                order.append(name)
-            if rest == ["peer", "group"]:
-                groups.add(name)
-                neighbors[name].append(("0", " neighbor %s peer-group" % name))
-            elif rest[:2] == ["peer", "group"]:
-                neighbors[name].append(("2", " neighbor %s peer-group %s" % (name, rest[2])))
-            elif rest[0] == "remote-as":
-                neighbors[name].append(("1", " neighbor %s remote-as %s" % (name, rest[1])))
-            elif rest[0] == "description":
-                neighbors[name].append(("3", " neighbor %s description %s" % (name, " ".join(rest[1:]))))
-            elif rest[0] == "timers":
-                neighbors[name].append(("4", " neighbor %s timers %s %s" % (name, rest[1], rest[2])))
-            elif rest == ["bfd"]:
-                neighbors[name].append(("5", " neighbor %s bfd" % name))
-            elif rest[0] == "bfd":
-                timers = (rest[2], rest[4], rest[6])
-                if timers != BFD_DEFAULTS:
-                    raise Unsupported("router bgp: %s: only bfdd's default timers (interval 300 min-rx 300 multiplier 3) "
-                                      "on the twin" % line)
-            elif rest[0] == "send-community":
-                continue     # FRR sends communities unless told not to
-            elif rest[0] == "allowas-in":
-                count = rest[1] if len(rest) > 1 else "3"
-                af_lines.append(("6" + name, "  neighbor %s allowas-in%s" % (name, "" if count == "3" else " " + count)))
-            elif rest[0] == "route-map":
-                af_lines.append(("7" + name + rest[2], "  neighbor %s route-map %s %s" % (name, rest[1], rest[2])))
-            else:
-                raise Unsupported("router bgp: %s has no FRR form on the twin" % line)
+            _neighbor(words[1], words[2:], line, neighbors, order, groups, af_lines)
         elif words[0] == "aggregate-address":
             af_lines.append(("2", "  aggregate-address %s" % " ".join(words[1:])))
         elif words[0] == "redistribute":
@@ -176,29 +213,12 @@ def _bgp(config):
         else:
             raise Unsupported("router bgp: %s has no FRR form on the twin" % line)
     for child in block.children:
-        if child.line == "address-family ipv4":
-            for line in _lines(child):
-                words = line.split()
-                if words[0] == "neighbor" and words[2] == "activate":
-                    af_lines.append(("5" + words[1], "  neighbor %s activate" % words[1]))
-                elif words[0] == "neighbor" and words[2] == "route-map":
-                    af_lines.append(("7" + words[1] + words[4], "  neighbor %s route-map %s %s"
-                                     % (words[1], words[3], words[4])))
-                elif words[0] == "network":
-                    af_lines.append(("1", "  " + line))
-                elif line.startswith("no neighbor "):
-                    continue
-                else:
-                    raise Unsupported("router bgp address-family ipv4: %s has no FRR form on the twin" % line)
-        elif child.line.startswith("vrf ") or child.line == "address-family ipv6":
-            if child.children and child.line.startswith("vrf "):
-                raise Unsupported("router bgp: %s: tenant VRFs of an EOS switch are not modelled on the twin yet"
-                                  % child.line)
+        af_lines += _address_family(child)
     if router_id is None:
         raise Unsupported("router bgp %s: no router-id (the twin does not pick one)" % asn)
     out = ["router bgp %s" % asn, " bgp router-id %s" % router_id, " no bgp default ipv4-unicast"]
     out += [line for _k, line in sorted(top)]
-    for name in sorted(order, key=lambda n: (n not in groups, n)):
+    for name in sorted(order, key=lambda n: (n not in groups, _address_key(n))):
         out += [line for _k, line in sorted(neighbors[name])]
     if af_lines:
         out += [" !", " address-family ipv4 unicast"] + [line for _k, line in sorted(af_lines)] + [" exit-address-family"]
@@ -206,8 +226,10 @@ def _bgp(config):
 
 
 def frr_conf(config, host):
-    """The frr.conf standing in for the switch's routing agents under ``config``, in the form FRR 8.4 shows it."""
-    lines = ["frr defaults datacenter", "hostname %s" % hostname(config, host), "log syslog informational",
+    """The frr.conf standing in for the switch's routing agents under ``config``, in the form FRR 8.4 shows it. Its
+    ``hostname`` is the namespace's (FRR shows the host name of the UTS namespace it runs in, docs/twin.md), whatever
+    host name the configuration gives the switch (``show hostname`` answers that one)."""
+    lines = ["frr defaults datacenter", "hostname %s" % host, "log syslog informational",
              "service integrated-vtysh-config", "!"]
     lines += _prefix_lists(config) + _community_lists(config) + _route_maps(config) + _bgp(config)
     return "\n".join(lines) + "\n"
