@@ -9,7 +9,8 @@ operator runs:
   sits in the switch's running config); --check --diff with eos_deploy_overwrite_changes=true shows the session's diff
   and changes nothing; a deploy with it brings the switch back to its build;
 - a change the BGP gate refuses (a leaf that loses its aggregate) is rolled back: the configuration session aborted,
-  the previous configuration running again, its sessions up.
+  the previous configuration running again, its sessions up;
+- drain.yml and undrain.yml of a spine: one configuration session each, the record kept.
 validate.yml is not run here: the twin's EOS switches give validation no tool yet (docs/eos.md, "Deploy").
 
 Needs root, FRR and lldpd (`make setup`); skipped with the reason otherwise. About 12 minutes on a busy 2-core machine.
@@ -25,7 +26,7 @@ import pytest
 import yaml
 
 from gpufabric import specfile, twin
-from gpufabric.nos.eos import bgp, eapi
+from gpufabric.nos.eos import bgp, deploy, drain, eapi
 from gpufabric.plan import build_plan
 from switch_builds import deploy_one_play, write_switch_build
 
@@ -194,3 +195,22 @@ def test_a_change_the_bgp_gate_refuses_is_rolled_back(inventory, deployed, tmp_p
     assert running(LEAF) == before
     now = until_established(LEAF, planned)
     assert all(now.get(ip) == "Established" for ip in planned), now
+
+
+def test_drain_and_undrain_shift_a_spine_in_a_session_each(inventory, lab, deployed):
+    """drain.yml and undrain.yml on an EOS spine (role traffic_shift, tasks_from shift of eos_deploy): one
+    configuration session each merging the drain's lines, or their removal, over what runs; the deploy's record goes
+    with them, so the next deploy finds the spine as the shift left it."""
+    assert deployed.returncode == 0
+    drained = playbook(inventory, "drain.yml", "-e", "switch=%s" % SPINE, "-e", "build_dir=%s" % lab)
+    assert drained.returncode == 0, drained.stdout[-4000:]
+    now = running(SPINE)
+    assert drain.RUNNING_MARKER in now and "route-map GPUFABRIC_DRAIN permit 10" in now
+    assert not deploy.changed_by_hand(now)
+    undrained = playbook(inventory, "undrain.yml", "-e", "switch=%s" % SPINE, "-e", "build_dir=%s" % lab)
+    assert undrained.returncode == 0, undrained.stdout[-4000:]
+    now = running(SPINE)
+    assert drain.RUNNING_MARKER not in now and "GPUFABRIC_DRAIN" not in now and not deploy.changed_by_hand(now)
+    with open(os.path.join(lab, CLUSTER, "devices", SPINE, "structured.yml")) as f:
+        planned = [n["ip"] for n in yaml.safe_load(f)["bgp"]["neighbors"]]
+    assert all(state == "Established" for state in until_established(SPINE, planned).values())
