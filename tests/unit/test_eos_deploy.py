@@ -197,7 +197,7 @@ def test_the_drain_lines_are_what_the_renderer_writes_for_a_drained_switch():
     assert lines[0] == "configure" and lines[-1] == "end"
     assert "route-map GPUFABRIC_DRAIN permit 10" in lines and "neighbor FABRIC route-map GPUFABRIC_DRAIN out" in lines
     undo = drain.commands({"asn": 64513}, drain=False)
-    assert "no neighbor FABRIC route-map GPUFABRIC_DRAIN out" in undo and "no route-map GPUFABRIC_DRAIN" in undo
+    assert "no neighbor FABRIC route-map GPUFABRIC_DRAIN out" in undo and "no route-map GPUFABRIC_DRAIN permit 10" in undo
 
 
 def test_the_kept_blocks_are_the_running_configs_under_a_kept_prefix_only():

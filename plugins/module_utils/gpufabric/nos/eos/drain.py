@@ -21,5 +21,6 @@ def commands(bgp, drain=True):
     out += ["router bgp %s" % bgp["asn"], "address-family ipv4", ("" if drain else "no ") + RUNNING_MARKER,
             "exit", "exit"]
     if not drain:
-        out.append("no route-map %s" % block["route_map"])
+        # The one entry the drain made (EOS removes a route-map's entry by its action and sequence).
+        out.append("no route-map %s permit 10" % block["route_map"])
     return out + ["end"]
