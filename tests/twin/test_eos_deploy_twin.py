@@ -10,10 +10,11 @@ operator runs:
   and changes nothing; a deploy with it brings the switch back to its build;
 - a change the BGP gate refuses (a leaf that loses its aggregate) is rolled back: the configuration session aborted,
   the previous configuration running again, its sessions up;
-- drain.yml and undrain.yml of a spine: one configuration session each, the record kept.
+- drain.yml and undrain.yml of a spine: one configuration session each, the record kept;
+- a spec change deployed to a running spine drains it first (drain, change while drained, undrain: three sessions).
 validate.yml is not run here: the twin's EOS switches give validation no tool yet (docs/eos.md, "Deploy").
 
-Needs root, FRR and lldpd (`make setup`); skipped with the reason otherwise. About 12 minutes on a busy 2-core machine.
+Needs root, FRR and lldpd (`make setup`); skipped with the reason otherwise. About 13 minutes on a busy 2-core machine.
 """
 import os
 import re
@@ -214,3 +215,25 @@ def test_drain_and_undrain_shift_a_spine_in_a_session_each(inventory, lab, deplo
     with open(os.path.join(lab, CLUSTER, "devices", SPINE, "structured.yml")) as f:
         planned = [n["ip"] for n in yaml.safe_load(f)["bgp"]["neighbors"]]
     assert all(state == "Established" for state in until_established(SPINE, planned).values())
+
+
+def test_a_change_on_a_running_spine_drains_it_first(inventory, lab, deployed, tmp_path):
+    """A spec change (the ECN threshold of every switch) deployed to one spine whose sessions are all up: drained in a
+    session (the drain's lines), changed to the build in its drained form, then undrained to the build, each under the
+    BGP gate; the spine ends as its new build, its record consistent (a second deploy changes nothing)."""
+    assert deployed.returncode == 0
+    spec = tmp_path / "changed.topology.yml"
+    with open(os.path.join(inventory, "eosdeploy.topology.yml")) as f:
+        spec.write_text(f.read() + "switch_config:\n  qos_overrides:\n    ecn: {min_threshold_bytes: 204800}\n")
+    build = str(tmp_path / "build")
+    proc = playbook(inventory, "deploy.yml", "-e", "build_dir=%s" % build, "-e", "spec=%s" % spec, "--limit", SPINE)
+    assert proc.returncode == 0, proc.stdout[-4000:]
+    for step in ("Drain in a configuration session", "Change to the build in its drained form",
+                 "Undrain in a configuration session (the build)"):
+        assert re.search(r"TASK \[gpucluster.fabric.eos_deploy : %s.*\n(.*\n)*?changed: \[%s\]" % (re.escape(step), SPINE),
+                         proc.stdout), step
+    assert recap(proc.stdout).get(SPINE) == 3
+    now = running(SPINE)
+    assert "minimum-threshold 200 kbytes" in now and "GPUFABRIC_DRAIN" not in now and not deploy.changed_by_hand(now)
+    again = playbook(inventory, "deploy.yml", "-e", "build_dir=%s" % build, "-e", "spec=%s" % spec, "--limit", SPINE)
+    assert again.returncode == 0 and recap(again.stdout).get(SPINE) == 0, again.stdout[-3000:]
