@@ -11,17 +11,14 @@ from gpufabric.twin import emulators
 
 
 # A home being built, piece by piece, and exactly the pieces it still lacks (issue 43: EOS has render and its schema
-# gate; the deploy, collectors, BGP gate reader, drain lines and ZTP come next, docs/eos.md). The list only shrinks:
+# gate, the deploy, collectors, BGP gate reader and drain lines; ZTP comes next, docs/eos.md). The list only shrinks:
 # a piece added fails the test below until it leaves this list, and any other missing piece fails it too.
 UNDER_CONSTRUCTION = {
-    "eos": ["deploy missing (needed by deploy semantics)", "collectors missing (needed by validation)",
-            "bgp_gate missing (needed by the deploy's BGP gate)",
-            "drain missing (needed by the drain (drain.yml, deploy's waves))",
-            "ztp_switch_files missing (needed by ZTP)", "ztp_boot_option missing (needed by ZTP)",
+    "eos": ["ztp_switch_files missing (needed by ZTP)", "ztp_boot_option missing (needed by ZTP)",
             "port_aliases missing (needed by ZTP)", "ztp_config_problems missing (needed by ZTP)"],
 }
-# Homes whose deploy role is not written yet (the same issue's next part).
-ROLE_TO_COME = {"eos": "gpucluster.fabric.eos_deploy"}
+# Homes whose deploy role is not written yet.
+ROLE_TO_COME = {}
 
 
 @pytest.mark.parametrize("name", nos_registry.names())

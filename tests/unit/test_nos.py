@@ -81,8 +81,8 @@ def test_loopback_lag_and_vlan_names_follow_the_platform(monkeypatch):
 
 # NOSes that run no FRR (their platform's frr facts name their own CLI and configuration file).
 NO_FRR = ("eos",)
-# Homes whose deploy role comes later (issue 43's next part, docs/eos.md): the registry names it already.
-DEPLOY_ROLE_TO_COME = ("eos",)
+# Homes whose deploy role comes later: the registry names it already.
+DEPLOY_ROLE_TO_COME = ()
 
 
 def test_every_nos_with_a_home_has_platform_facts():

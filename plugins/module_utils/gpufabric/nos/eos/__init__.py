@@ -3,13 +3,17 @@
 - avd_input.py, avd_qos.py: a structured config as the input of AVD's eos_cli_config_gen (pyavd's schema keys)
 - render.py: that input validated by pyavd's own schema and rendered by pyavd's own templates, a fabric's switches
   checked together before anything is written
+- deploy.py: a configuration session per change over a napalm eos driver (session diff, commit timer, BGP gate,
+  confirm or roll back, the deploy's record in the running config and the hand-change guard); bgp.py: the BGP gate's
+  reader of eAPI JSON; drain.py: the drain's lines; collectors.py: validation's observations over eAPI JSON
 
-This is issue 43's first part: render and its schema gate. The deploy (napalm's eos driver, config sessions), the
-collectors, the BGP gate reader, the drain lines, tenancy read-back and ZTP come next (docs/eos.md, "What comes
-next"); tests/unit/test_home_contract.py names each piece still missing.
+Tenancy read-back and ZTP come next (docs/eos.md, "What comes next"); tests/unit/test_home_contract.py names each
+piece still missing.
 
 Neutral code reaches this module through ``nos_registry.home("eos")``; it imports only neutral code.
 """
+from . import bgp as bgp_gate  # noqa: F401  (interface: eAPI's JSON read as the BGP gate's facts)
+from . import collectors, deploy, drain  # noqa: F401  (interface)
 from .render import (AVD_VERSION, CONFIG_FILES, FILE, AvdSchemaError, eos_input, render_device,  # noqa: F401
                      render_switches, validate)
 

@@ -177,3 +177,9 @@ class LiveOper:
 
     def bgp_neighbors(self):
         return self._vtysh("show bgp vrf default neighbors json")
+
+    def bgp_table(self):
+        return self._vtysh("show bgp vrf default ipv4 unicast json")
+
+    def routes(self):
+        return self._vtysh("show ip route json")

@@ -82,6 +82,11 @@ class ShowMixin:
         m = re.match(r"show (ip|ipv6) bgp (summary|neighbors|peers)( vrf (\S+))?\Z", line)
         if m:
             return self._bgp(fmt, m.group(1), m.group(2), m.group(4) or "default")
+        if line in ("show ip bgp", "show ip bgp vrf default", "show ip route", "show ip route vrf default"):
+            if fmt == "text":
+                self._raise_text(line)
+            from .routes import answer
+            return answer(self.oper, line)
         raise _invalid(line, 1)
 
     def _raise_text(self, line):

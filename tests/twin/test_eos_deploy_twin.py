@@ -1,0 +1,239 @@
+"""roles/eos_deploy on the twin (issue 43): the eos-lab spec under a cluster name of its own (`eosdeploy`, beside other
+twins: its inventory is inventories/eos-lab-twin with the name changed), its EOS switches booted from EOS's factory
+configuration and answering eAPI over HTTPS with a certificate of the twin's CA, deployed by the playbooks an
+operator runs:
+- deploy.yml configures every EOS switch through the real eos_deploy role (napalm's eos driver, a configuration
+  session per switch, commit timer, BGP gate, confirmation), and BGP comes up between leaves and spines; a second
+  deploy changes nothing (changed=0 everywhere: an empty session diff is aborted);
+- a switch changed by hand (eAPI) is refused by deploy.yml from a fresh build directory, untouched (the deploy's record
+  sits in the switch's running config); --check --diff with eos_deploy_overwrite_changes=true shows the session's diff
+  and changes nothing; a deploy with it brings the switch back to its build;
+- a change the BGP gate refuses (a leaf that loses its aggregate) is rolled back: the configuration session aborted,
+  the previous configuration running again, its sessions up;
+- drain.yml and undrain.yml of a spine: one configuration session each, the record kept;
+- a spec change deployed to a running spine drains it first (drain, change while drained, undrain: three sessions).
+validate.yml is not run here: the twin's EOS switches give validation no tool yet (docs/eos.md, "Deploy").
+
+Needs root, FRR and lldpd (`make setup`); skipped with the reason otherwise. About 13 minutes on a busy 2-core machine.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+import yaml
+
+from gpufabric import specfile, twin
+from gpufabric.nos.eos import bgp, deploy, drain, eapi
+from gpufabric.plan import build_plan
+from switch_builds import deploy_one_play, write_switch_build
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+REASON = twin.preflight()
+pytestmark = pytest.mark.skipif(REASON is not None, reason="virtual twin: %s" % REASON)
+CLUSTER = "eosdeploy"
+LEAF, SPINE = "eosdeploy-r0-leaf01", "eosdeploy-spine01"
+
+
+@pytest.fixture(scope="module")
+def inventory(tmp_path_factory):
+    """inventories/eos-lab-twin under the cluster name eosdeploy."""
+    path = tmp_path_factory.mktemp("inventory") / "eosdeploy-twin"
+    shutil.copytree(os.path.join(ROOT, "inventories", "eos-lab-twin"), path)
+    (path / "eos-lab.topology.yml").rename(path / "eosdeploy.topology.yml")
+    spec = path / "eosdeploy.topology.yml"
+    spec.write_text(spec.read_text().replace("cluster: {name: eoslab}", "cluster: {name: %s}" % CLUSTER))
+    for name in os.listdir(path / "group_vars"):
+        f = path / "group_vars" / name
+        f.write_text(f.read_text().replace("gpufabric-twin/eoslab", "gpufabric-twin/" + CLUSTER)
+                     .replace("eoslab-oob", CLUSTER + "-oob"))
+    assert "eoslab" not in "".join(p.read_text() for p in path.rglob("*.yml"))
+    return str(path)
+
+
+def playbook(inventory, name, *args, timeout=1500):
+    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"), ANSIBLE_FORCE_COLOR="0")
+    started = time.monotonic()
+    target = name if os.path.isabs(name) else os.path.join(ROOT, "playbooks", name)
+    proc = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), "-i", inventory, target]
+                          + list(args), cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False)
+    print("%s %s: %.1f s" % (os.path.basename(name), " ".join(args), time.monotonic() - started))
+    return proc
+
+
+def recap(stdout):
+    """{host: changed count} from a play recap."""
+    return {m.group(1): int(m.group(2)) for m in re.finditer(r"^(\S+)\s+: ok=\d+\s+changed=(\d+)", stdout, re.M)}
+
+
+@pytest.fixture(scope="module")
+def lab(inventory, tmp_path_factory):
+    build_dir = str(tmp_path_factory.mktemp("build"))
+    playbook(inventory, "twin.yml", "-e", "twin_state=absent", "-e", "build_dir=%s" % build_dir)
+    up = playbook(inventory, "twin.yml", "-e", "build_dir=%s" % build_dir)
+    names = (twin.read_state(CLUSTER) or {}).get("namespaces", [])
+    try:
+        assert up.returncode == 0, up.stdout[-3000:]
+        yield build_dir
+    finally:
+        down = playbook(inventory, "twin.yml", "-e", "twin_state=absent", "-e", "build_dir=%s" % build_dir)
+        assert down.returncode == 0, down.stdout[-2000:]
+        assert twin.leftovers(CLUSTER, names) == []
+
+
+@pytest.fixture(scope="module")
+def deployed(inventory, lab):
+    return playbook(inventory, "deploy.yml", "-e", "build_dir=%s" % lab, "-e", "deploy_leaf_serial=100%")
+
+
+def eos_hosts(inventory):
+    plan = build_plan(specfile.load_spec(os.path.join(inventory, "eosdeploy.topology.yml")))
+    return plan, sorted(d.name for d in plan.devices if d.nos == "eos")
+
+
+def driver(host):
+    base = twin.state_dir(CLUSTER)
+    with open(os.path.join(base, host, "eos", "eapi.port")) as f:
+        port = int(f.read())
+    with open(os.path.join(base, "eos-eapi", "password")) as f:
+        password = f.read().strip()
+    return eapi.open_driver(host, "127.0.0.1", "admin", password, port, True, os.path.join(base, "eos-eapi", "ca.pem"))
+
+
+def states(host):
+    device = driver(host)
+    try:
+        return bgp.sessions(eapi.run_json(device, ["show ip bgp summary"]))
+    finally:
+        device.close()
+
+
+def running(host):
+    device = driver(host)
+    try:
+        return device.get_config(retrieve="running")["running"]
+    finally:
+        device.close()
+
+
+def until_established(host, planned, timeout=120):
+    deadline = time.monotonic() + timeout
+    while True:
+        now = states(host)
+        if all(now.get(ip) == "Established" for ip in planned) or time.monotonic() > deadline:
+            return now
+        time.sleep(2)
+
+
+def test_deploy_brings_bgp_up_and_a_second_deploy_changes_nothing(inventory, lab, deployed):
+    assert deployed.returncode == 0, deployed.stdout[-4000:]
+    _plan, hosts = eos_hosts(inventory)
+    assert len(hosts) == 18
+    changed = recap(deployed.stdout)
+    assert {h for h in hosts if changed.get(h, 0) >= 1} == set(hosts), changed
+    # A first bring-up: the gate requires no session that was not up before; they come up as each far end is
+    # configured, bounded.
+    for host in (SPINE, LEAF):
+        with open(os.path.join(lab, CLUSTER, "devices", host, "structured.yml")) as f:
+            planned = [n["ip"] for n in yaml.safe_load(f)["bgp"]["neighbors"]]
+        now = until_established(host, planned)
+        assert planned and all(now.get(ip) == "Established" for ip in planned), now
+    again = playbook(inventory, "deploy.yml", "-e", "build_dir=%s" % lab, "-e", "deploy_leaf_serial=100%")
+    assert again.returncode == 0, again.stdout[-4000:]
+    assert {h: n for h, n in recap(again.stdout).items() if n} == {}
+
+
+def test_a_hand_change_is_refused_shown_with_check_diff_and_overwritten_on_request(inventory, deployed, tmp_path):
+    assert deployed.returncode == 0
+    device = driver(LEAF)
+    try:
+        device.device.run_commands(["configure", "interface Ethernet1/1", "description changed by hand", "end"])
+    finally:
+        device.close()
+    changed = running(LEAF)
+    assert "description changed by hand" in changed
+    # A fresh build directory: an AWX job keeps no file of an earlier run; the record is on the switch.
+    build = str(tmp_path / "fresh")
+    refused = playbook(inventory, "deploy.yml", "-e", "build_dir=%s" % build, "--limit", LEAF)
+    assert refused.returncode != 0
+    assert "%s: the running config changed since the last deploy" % LEAF in refused.stdout
+    assert running(LEAF) == changed
+    shown = playbook(inventory, "deploy.yml", "-e", "build_dir=%s" % build, "--limit", LEAF, "--check", "--diff",
+                     "-e", "eos_deploy_overwrite_changes=true")
+    assert shown.returncode == 0, shown.stdout[-3000:]
+    assert "configuration session napalm_" in shown.stdout and "description changed by hand" in shown.stdout
+    assert running(LEAF) == changed
+    fixed = playbook(inventory, "deploy.yml", "-e", "build_dir=%s" % build, "--limit", LEAF,
+                     "-e", "eos_deploy_overwrite_changes=true")
+    assert fixed.returncode == 0, fixed.stdout[-3000:]
+    assert "description changed by hand" not in running(LEAF)
+    again = playbook(inventory, "deploy.yml", "-e", "build_dir=%s" % build, "--limit", LEAF)
+    assert again.returncode == 0 and recap(again.stdout).get(LEAF) == 0, again.stdout[-3000:]
+
+
+def test_a_change_the_bgp_gate_refuses_is_rolled_back(inventory, deployed, tmp_path):
+    """A startup-config that loses the leaf's aggregate is one EOS takes, but the leaf no longer announces its summary
+    and leaks the /31s under it: the gate names them and the session is aborted, the previous configuration running."""
+    assert deployed.returncode == 0
+    plan, _hosts = eos_hosts(inventory)
+    _files, summary = write_switch_build(plan, LEAF, tmp_path)
+    startup = tmp_path / "devices" / LEAF / "startup-config"
+    cut = "   aggregate-address %s summary-only\n" % summary
+    assert cut in startup.read_text()
+    startup.write_text(startup.read_text().replace(cut, ""))
+    before = running(LEAF)
+    planned = [ip for ip, state in states(LEAF).items() if state == "Established"]
+    proc = playbook(inventory, deploy_one_play(tmp_path, LEAF, "gpucluster.fabric.eos_deploy", {
+        "eos_deploy_build_root": str(tmp_path), "eos_deploy_bgp_timeout": 6, "eos_deploy_bgp_poll": 2}))
+    message = proc.stdout[proc.stdout.find("BGP gate did not pass"):][:1500]
+    print(message)
+    assert proc.returncode != 0, proc.stdout[-3000:]
+    assert "summary %s is not announced" % summary in message and "leaks past summary %s" % summary in message
+    assert re.search(r"rolled back to the previous configuration \(configure session napalm_\d+ abort\)", message)
+    assert running(LEAF) == before
+    now = until_established(LEAF, planned)
+    assert all(now.get(ip) == "Established" for ip in planned), now
+
+
+def test_drain_and_undrain_shift_a_spine_in_a_session_each(inventory, lab, deployed):
+    """drain.yml and undrain.yml on an EOS spine (role traffic_shift, tasks_from shift of eos_deploy): one
+    configuration session each merging the drain's lines, or their removal, over what runs; the deploy's record goes
+    with them, so the next deploy finds the spine as the shift left it."""
+    assert deployed.returncode == 0
+    drained = playbook(inventory, "drain.yml", "-e", "switch=%s" % SPINE, "-e", "build_dir=%s" % lab)
+    assert drained.returncode == 0, drained.stdout[-4000:]
+    now = running(SPINE)
+    assert drain.RUNNING_MARKER in now and "route-map GPUFABRIC_DRAIN permit 10" in now
+    assert not deploy.changed_by_hand(now)
+    undrained = playbook(inventory, "undrain.yml", "-e", "switch=%s" % SPINE, "-e", "build_dir=%s" % lab)
+    assert undrained.returncode == 0, undrained.stdout[-4000:]
+    now = running(SPINE)
+    assert drain.RUNNING_MARKER not in now and "GPUFABRIC_DRAIN" not in now and not deploy.changed_by_hand(now)
+    with open(os.path.join(lab, CLUSTER, "devices", SPINE, "structured.yml")) as f:
+        planned = [n["ip"] for n in yaml.safe_load(f)["bgp"]["neighbors"]]
+    assert all(state == "Established" for state in until_established(SPINE, planned).values())
+
+
+def test_a_change_on_a_running_spine_drains_it_first(inventory, lab, deployed, tmp_path):
+    """A spec change (the ECN threshold of every switch) deployed to one spine whose sessions are all up: drained in a
+    session (the drain's lines), changed to the build in its drained form, then undrained to the build, each under the
+    BGP gate; the spine ends as its new build, its record consistent (a second deploy changes nothing)."""
+    assert deployed.returncode == 0
+    spec = tmp_path / "changed.topology.yml"
+    with open(os.path.join(inventory, "eosdeploy.topology.yml")) as f:
+        spec.write_text(f.read() + "switch_config:\n  qos_overrides:\n    ecn: {min_threshold_bytes: 204800}\n")
+    build = str(tmp_path / "build")
+    proc = playbook(inventory, "deploy.yml", "-e", "build_dir=%s" % build, "-e", "spec=%s" % spec, "--limit", SPINE)
+    assert proc.returncode == 0, proc.stdout[-4000:]
+    for step in ("Drain in a configuration session", "Change to the build in its drained form",
+                 "Undrain in a configuration session (the build)"):
+        assert re.search(r"TASK \[gpucluster.fabric.eos_deploy : %s.*\n(.*\n)*?changed: \[%s\]" % (re.escape(step), SPINE),
+                         proc.stdout), step
+    assert recap(proc.stdout).get(SPINE) == 3
+    now = running(SPINE)
+    assert "minimum-threshold 200 kbytes" in now and "GPUFABRIC_DRAIN" not in now and not deploy.changed_by_hand(now)
+    again = playbook(inventory, "deploy.yml", "-e", "build_dir=%s" % build, "-e", "spec=%s" % spec, "--limit", SPINE)
+    assert again.returncode == 0 and recap(again.stdout).get(SPINE) == 0, again.stdout[-3000:]
