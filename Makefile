@@ -117,15 +117,16 @@ system: $(SETUP)
 
 # Twin tests of clusters of their own that run in the code chain, after the AWX tier, to even out the two chains:
 # the rollout waves on twin-256 under traffic, the Cumulus spare swap and growth (cluster cspr) and the Cumulus
-# frontend of cumulus-lab (cluster cfe).
+# frontend of cumulus-lab (cluster cfe), the EOS eAPI emulator against napalm (cluster eosx).
 BESIDE := tests/twin/test_rollout_waves_twin.py tests/twin/test_cumulus_spare_growth_twin.py \
-	tests/twin/test_cumulus_frontend_twin.py
+	tests/twin/test_cumulus_frontend_twin.py tests/twin/test_eos_twin.py
 beside: $(SETUP)
 	pytest $(BESIDE) -q --durations=10
 
 # The system tier in two parts that can run at once, on a machine with cores to spare: the twin tests of clusters of
 # their own (SYSTEM_OTHER), and the rest, which share the lab twin or the machine's ZTP and server namespaces.
-SYSTEM_OTHER := tests/twin/test_cumulus_twin.py tests/twin/test_cumulus_spare_growth_twin.py tests/twin/test_spare_growth_twin.py
+SYSTEM_OTHER := tests/twin/test_cumulus_twin.py tests/twin/test_cumulus_spare_growth_twin.py tests/twin/test_spare_growth_twin.py \
+	tests/twin/test_eos_twin.py tests/twin/test_eos_deploy_twin.py
 system-lab: $(SETUP)
 	pytest tests/server tests/twin tests/ztp $(addprefix --ignore=,$(SYSTEM_OTHER)) -q --durations=25
 
