@@ -13,6 +13,10 @@ from gpufabric.nos.sonic.render import indented_json
     {"T": {"r1": {"n": 1, "f": 1.5, "t": True, "none": None}}}, [[], [{}], ["s"]],
     {"m": {"2": "b", "10": "a"}},
     {"nested": {"ints": {3: "c", 1: "a"}}},
+    # tables of rows of strings (written in one C encoder call, then cut apart): empty rows first, between and last,
+    # strings holding what ends one row and starts the next
+    {"T": {"a": {}, "b": {"y": "1", "x": "},\n        {"}, "c": {}, "d": {"z": "é"}, "e": {}}},
+    {"T": {"only": {}}}, {"T": {"k": {"f": "v"}}},
 ])
 def test_same_text_as_the_standard_library(value):
     assert indented_json(value) == json.dumps(value, indent=4, sort_keys=True)
