@@ -67,6 +67,11 @@ class NvCli:
             words += ["--confirm", "%ds" % int(confirm)]
         return self.call(*words)
 
+    def diff(self, first, second):
+        """`nv config diff <first> <second>`: NVUE's own difference between two revisions (YAML, ``- unset:`` and
+        ``- set:`` documents; empty when they are the same)."""
+        return self.call("config", "diff", first, second)
+
     def confirm(self, rev, yes):
         return self.call("config", "apply", rev, "--confirm-yes" if yes else "--confirm-no")
 
