@@ -3,7 +3,7 @@ a ZTP script runs.
 
     nv config show [-o json|yaml]                      the applied configuration, as `nv config save` writes it
     nv show <path ...> --applied|--startup [-o json]   one object of the applied or startup configuration
-    nv config patch|apply|save|history|diff ...        nv_config.py (apply with --confirm, -m; history; diff)
+    nv config patch|replace|apply|save|history|diff    nv_config.py (apply with --confirm, -m; history; diff)
 
 The switch is the network namespace the command runs in (``ip netns identify``); its files are the
 plane's (plane.py). ``nv show`` without --applied/--startup is the operational view, which the twin does
@@ -117,12 +117,12 @@ def main(args):
     if words[:2] == ["config", "show"] and len(words) == 2:
         header = {"model": "twin", "nvue-api-version": "nvue_v1", "rev-id": 1.0}
         return _output([{"header": header}, {"set": _read(directory, "applied")}], fmt)
-    if words[:1] == ["config"] and words[1:2] in (["patch"], ["apply"], ["save"], ["history"], ["diff"]):
+    if words[:1] == ["config"] and words[1:2] in (["patch"], ["replace"], ["apply"], ["save"], ["history"], ["diff"]):
         from .nv_config import configure
 
         return configure(host, directory, words[1], words[2:], opts, _output)
     if words[:1] != ["show"]:
-        return _fail("nv %s is not modelled by the twin (nv show, nv config show|patch|apply|save|history|diff)"
+        return _fail("nv %s is not modelled by the twin (nv show, nv config show|patch|replace|apply|save|history|diff)"
                      % " ".join(words))
     if which is None:
         # The operational view the twin models: MLAG and bonds (oper.py); the rest is not modelled.
