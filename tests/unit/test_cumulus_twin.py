@@ -243,7 +243,7 @@ def test_nv_show_applied_and_config_show(nv_switch, capsys):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["show", "interface", "-o", "json"], "operational view is not modelled"),
+    (["show", "evpn", "-o", "json"], "operational view is not modelled"),
     (["show", "interface", "swp99", "--applied", "-o", "json"], "does not exist"),
     (["set", "system", "hostname", "x"], "nv set system hostname x is not modelled"),
     (["show", "system", "--applied", "-o", "xml"], "output format xml"),

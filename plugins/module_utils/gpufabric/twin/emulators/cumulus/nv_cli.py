@@ -6,9 +6,9 @@ a ZTP script runs.
     nv config patch|replace|apply|save|history|diff    nv_config.py (apply with --confirm, -m; history; diff)
 
 The switch is the network namespace the command runs in (``ip netns identify``); its files are the
-plane's (plane.py). ``nv show`` without --applied/--startup is the operational view, which the twin does
-not model, except MLAG and bonds (`nv show mlag ...`, `nv show interface <bond> bond ...`, oper.py): it fails
-saying so rather than answering with configuration. The configuration commands go through the
+plane's (plane.py). ``nv show`` without --applied/--startup is the operational view: interfaces (kernel, lldpd) and BGP
+neighbours (FRR) as the namespace runs them (oper_live.py), MLAG and bonds (`nv show mlag ...`, `nv show interface
+<bond> bond ...`, oper.py); any other fails saying so rather than answering with configuration. The configuration commands go through the
 switch's NVUE API, as NVIDIA's nv does through nvued: a revision created, patched and applied (its state polled until
 it ends), `save`; the pending revision lasts from one command to the next (``cli-pending`` in the switch's files), as
 a user's pending changes do between nv commands. The stand-in's API listens on the machine's 127.0.0.1, so they
@@ -125,12 +125,17 @@ def main(args):
         return _fail("nv %s is not modelled by the twin (nv show, nv config show|patch|replace|apply|save|history|diff)"
                      % " ".join(words))
     if which is None:
-        # The operational view the twin models: MLAG and bonds (oper.py); the rest is not modelled.
-        from . import oper
+        # The operational views the twin models: MLAG and bonds (oper.py), interfaces and BGP neighbours from what the
+        # namespace runs (oper_live.py); the rest is not modelled.
+        from . import oper, oper_live
 
-        data = oper.show(directory, _read(directory, "applied"), words[1:])
+        applied = _read(directory, "applied")
+        data = oper.show(directory, applied, words[1:])
         if data is None:
-            return _fail("the operational view is not modelled by the twin for %s (only `nv show mlag` and `nv show "
+            data = oper_live.show(host, directory, applied, words[1:])
+        if data is None:
+            return _fail("the operational view is not modelled by the twin for %s (only `nv show interface [<name> "
+                         "[link|ip|lldp]]`, `nv show vrf default router bgp neighbor`, `nv show mlag` and `nv show "
                          "interface <bond> bond`): add --applied or --startup" % " ".join(words[1:]))
     else:
         data = _read(directory, which)
