@@ -105,7 +105,7 @@ def test_the_factory_configuration_and_its_filled_form_are_valid_for_nvidias_mod
     config["mlag"] = {"enable": "on", "priority": 1000}
     full = factory.filled(config)
     assert valid("sw", full) == []
-    assert full["interface"]["swp1"]["link"] == {"mtu": 9000, "state": {"up": {}}}       # what was set is kept
+    assert full["interface"]["swp1"]["link"] == {"mtu": 9000, "state": {"up": {}}, "duplex": "full"}   # set is kept
     assert full["mlag"] == {"enable": "on", "priority": 1000, "init-delay": 180, "debug": "off"}
     assert full["system"]["security"]["password-hardening"]["len-min"] == 8
     assert "link" not in full["interface"]["eth0"] and config["interface"]["swp1"]["link"] == {"mtu": 9000}

@@ -17,7 +17,8 @@ The control-plane ACLs of 5.9+ (``acl-default-dos``, ``acl-default-whitelist``) 
 not reproduced (docs/twin.md says so).
 
 ``FILLED``: the defaults NVUE adds to a configuration read with ``filled=true`` (``nv config show --all``), for the
-objects a deploy reads back: a configured port's link (MTU 9216, admin state up; "Switch Port Attributes"), a bond
+objects a deploy reads back: a configured port's link (MTU 9216, admin state up, full duplex; "Switch Port
+Attributes"), a bond
 (LACP, fast rate, no bypass, no delays; "Bonding - Link Aggregation"), MLAG (priority 32768, init-delay 180, debug off;
 "Multi-Chassis Link Aggregation - MLAG"), BGP (enabled; "Basic BGP Configuration": keepalive 3, hold 9 on Cumulus'
 datacenter defaults), and the password policy of "User Accounts", Password Security (hardening on, at least 8
@@ -53,7 +54,7 @@ FACTORY = {
 PASSWORD_POLICY = {"state": "enabled", "len-min": 8, "expiration": 180, "expiration-warning": 15, "reject-user-passw-match": "enabled",
                    "lower-class": "enabled", "upper-class": "enabled", "digits-class": "enabled",
                    "special-class": "enabled", "history-cnt": 10}
-PORT_LINK = {"mtu": 9216, "state": {"up": {}}}
+PORT_LINK = {"mtu": 9216, "state": {"up": {}}, "duplex": "full"}
 BOND = {"mode": "lacp", "lacp-rate": "fast", "lacp-bypass": "off", "up-delay": 0, "down-delay": 0}
 MLAG = {"priority": 32768, "init-delay": 180, "debug": "off"}
 BGP_TIMERS = {"keepalive": 3, "hold": 9}
