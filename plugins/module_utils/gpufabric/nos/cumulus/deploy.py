@@ -12,7 +12,8 @@ the build does not render and a deploy must not take from the switch. The same c
 """
 import re
 
-from .confirm import CliError, DeployError, apply_confirmed, changed_by_hand, gate_wait, record_message, wait_state
+from .confirm import (CliError, DeployError, apply_confirmed, changed_by_hand, gate_wait, nvue_diff, record_message,
+                      wait_state)
 from .nvue_client import APPLIED, FAILED, NvueError, issue_text, merge
 
 # Paths a deploy never unsets when the target lacks them: the switch's accounts, the API the deploy talks
@@ -235,25 +236,6 @@ def _apply(client, rev, desired, applied, opts):
     return problem
 
 
-def _nvue_diff(client, cli, patch):
-    """The switch's own difference (``nv config diff applied <rev>``) between what runs and ``patch`` in a pending
-    revision that is never applied and deleted afterwards (check mode changes nothing): Ansible's ``prepared`` diff."""
-    rev = client.create_revision()
-    try:
-        client.patch(rev, patch)
-        text = cli.diff("applied", rev)
-    except (NvueError, CliError) as exc:
-        raise DeployError("%s: the NVUE difference could not be had (%s); nothing was applied"
-                          % (client.hostname, exc)) from None
-    finally:
-        try:
-            client.delete_revision(rev)
-        except NvueError:
-            pass  # a pending revision never applied changes nothing; the switch drops it with the others
-    return {"prepared": "--- %s (NVUE applied)\n+++ %s (NVUE revision %s, pending, not applied)\n%s"
-            % (client.hostname, client.hostname, rev, text if text.endswith("\n") or not text else text + "\n")}
-
-
 def deploy(client, target, check=False, keep=DEFAULT_KEEP, timeout=180.0, poll=2.0, save=True, guard=True,
            gate=None, gate_timeout=180.0, gate_poll=10.0, overlay=None, cli=None, confirm=0.0, diff=False):
     """Bring the switch behind ``client`` to ``target`` (a configuration: the merged `set` documents).
@@ -283,7 +265,7 @@ def deploy(client, target, check=False, keep=DEFAULT_KEEP, timeout=180.0, poll=2
         return result
     if check:
         if diff and cli is not None:
-            result["diff"] = _nvue_diff(client, cli, patch)
+            result["diff"] = nvue_diff(client, cli, patch)
         return result
     rev = client.create_revision()
     result["revision"] = rev
