@@ -69,9 +69,11 @@ def _write_commands():
 
 
 def empty_frr_conf(host):
-    """The frr.conf of a Cumulus switch with an empty NVUE configuration (what FRR starts with)."""
+    """The frr.conf FRR starts with on a Cumulus switch of the twin: NVUE's rendering of the factory configuration
+    (hostname ``cumulus``, no routing), which a switch booting it then finds in place (no frr-reload at boot)."""
     from .frr import frr_conf
-    return frr_conf({}, host)
+    config = factory.factory_config()
+    return frr_conf(config, config["system"]["hostname"])
 
 
 def boot_facts(text):
