@@ -1,7 +1,8 @@
 """``nv`` on a Cumulus switch of the twin: NVUE's CLI for reading the configuration, and the configuration commands
 a ZTP script runs.
 
-    nv config show [-o json|yaml]                      the applied configuration, as `nv config save` writes it
+    nv config show [--all] [-o json|yaml]              the applied configuration, as `nv config save` writes it
+                                                       (--all: with the defaults NVUE fills in, factory.py)
     nv show <path ...> --applied|--startup [-o json]   one object of the applied or startup configuration
     nv config patch|replace|apply|save|history|diff    nv_config.py (apply with --confirm, -m; history; diff)
 
@@ -90,6 +91,8 @@ def _options(args):
             opts["fmt"] = arg.split("=", 1)[1]
         elif arg in ("--applied", "--startup"):
             which = arg[2:]
+        elif arg == "--all":
+            opts["all"] = True     # nv config show --all: with the defaults NVUE fills in
         elif arg in ("-y", "--y", "--assume-yes"):
             opts["yes"] = True
         elif arg in ("--confirm-yes", "--confirm-no"):
@@ -116,7 +119,11 @@ def main(args):
         return _fail("not on a Cumulus switch of the twin (namespace %s has no NVUE)" % (host or "none"))
     if words[:2] == ["config", "show"] and len(words) == 2:
         header = {"model": "twin", "nvue-api-version": "nvue_v1", "rev-id": 1.0}
-        return _output([{"header": header}, {"set": _read(directory, "applied")}], fmt)
+        config = _read(directory, "applied")
+        if opts.get("all"):
+            from .factory import filled
+            config = filled(config)
+        return _output([{"header": header}, {"set": config}], fmt)
     if words[:1] == ["config"] and words[1:2] in (["patch"], ["replace"], ["apply"], ["save"], ["history"], ["diff"]):
         from .nv_config import configure
 
