@@ -70,10 +70,10 @@ def _write_commands():
 
 def empty_frr_conf(host):
     """The frr.conf FRR starts with on a Cumulus switch of the twin: NVUE's rendering of the factory configuration
-    (hostname ``cumulus``, no routing), which a switch booting it then finds in place (no frr-reload at boot)."""
+    (no routing; FRR's hostname the switch's namespace name, switch.py), which a switch booting it then finds in place
+    (no frr-reload at boot)."""
     from .frr import frr_conf
-    config = factory.factory_config()
-    return frr_conf(config, config["system"]["hostname"])
+    return frr_conf(factory.factory_config(), host)
 
 
 def boot_facts(text):
