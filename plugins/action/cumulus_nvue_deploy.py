@@ -140,7 +140,7 @@ class ActionModule(ActionBase):
             report = deploy.deploy(client, target, check=self._task.check_mode, keep=keep, timeout=args["timeout"],
                                    poll=args["poll"], save=args["save"], guard=not args["overwrite_changes"], gate=gate,
                                    gate_timeout=args["bgp_timeout"], gate_poll=args["bgp_poll"], overlay=overlay,
-                                   cli=cli, confirm=args["confirm_timeout"])
+                                   cli=cli, confirm=args["confirm_timeout"], diff=bool(self._task.diff))
         except (deploy.DeployError, NvueError, ConfirmCliError) as exc:
             return dict(out, failed=True, msg=str(exc))
         out["changed"] = out["differs"] = report["changed"]

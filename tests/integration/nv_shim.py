@@ -17,6 +17,14 @@ def main(words):
     if words == ["config", "history", "-o", "json"]:
         print(json.dumps(api.history()))
         return 0
+    if words[:2] == ["config", "diff"] and len(words) == 4:
+        # NVUE's own diff of two revisions, as the switch's nv prints it (the emulator's nv_config.py).
+        import yaml
+        from gpufabric.twin.emulators.cumulus.nv_config import diff_documents
+
+        sys.stdout.write(yaml.safe_dump(diff_documents(api.config(words[2]), api.config(words[3])), sort_keys=True,
+                                        default_flow_style=False))
+        return 0
     if words[:2] != ["config", "apply"] or len(words) < 4:
         sys.stderr.write("Error: nv %s is not what the deploy sends\n" % " ".join(words))
         return 1

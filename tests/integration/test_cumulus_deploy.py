@@ -7,10 +7,12 @@ never printed. The play's `nv` is nv_shim.py: the deploy applies with NVUE's con
 import base64
 import json
 import os
+import re
 import ssl
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -67,6 +69,15 @@ def api(switch, method, path, body=None):
 
 def applied(switch, rev="applied"):
     return api(switch, "GET", "/?rev=%s&filled=false" % rev)
+
+
+def revision_status(switch, rev):
+    """The HTTP status of GET /revision/<rev> (404: the switch has no such revision)."""
+    try:
+        api(switch, "GET", "/revision/%s" % rev)
+    except urllib.error.HTTPError as exc:
+        return exc.code
+    return 200
 
 
 def by_hand(switch, patch):
@@ -145,11 +156,16 @@ def test_cumulus_deploy_role_against_the_nvue_stand_in(tmp_path, switch):
     checked = play(tmp_path, switch, root, "--check", "--diff", "-v")
     assert checked.returncode == 0, checked.stdout[-3000:]
     assert recap(checked)["changed"] == 1
-    diff = [ln.strip() for ln in checked.stdout.splitlines() if ln[:1] in "+-"]
-    assert "+ 10.0.0.12/31: {}".replace(" ", "") in [d.replace(" ", "") for d in diff], checked.stdout
-    assert "-hostname:cumulus" in [d.replace(" ", "") for d in diff] and "+hostname:%s" % HOST in [
-        d.replace(" ", "") for d in diff]
+    # The difference is NVUE's own (nv config diff applied <rev> of a pending revision never applied), its `- set:`
+    # document holding what comes, not a controller-side diff of two YAML texts.
+    shown = checked.stdout[checked.stdout.find("(NVUE applied)"):]
+    assert re.search(r"\+\+\+ %s \(NVUE revision (\d+), pending, not applied\)" % HOST, shown), checked.stdout[-3000:]
+    rev = re.search(r"NVUE revision (\d+), pending", shown).group(1)
+    lines = [ln.replace(" ", "") for ln in shown.splitlines()]
+    assert "-set:" in lines and "10.0.0.12/31:{}" in lines and "hostname:%s" % HOST in lines, shown[:3000]
+    assert "+hostname:%s" % HOST not in lines                            # not the controller's unified diff
     assert applied(switch) == BOOT                                       # check mode sent nothing
+    assert revision_status(switch, rev) == 404                           # the pending revision is gone
 
     first = play(tmp_path, switch, root, "-vvv")
     assert first.returncode == 0, first.stdout[-3000:]

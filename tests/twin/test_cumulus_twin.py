@@ -1,10 +1,15 @@
 """Cumulus switches on the twin (issue 27), one cumulus-lab twin for the module, through the playbooks an
 operator runs against inventories/cumulus-lab-twin:
-- twin.yml up boots the Cumulus switches empty; deploy.yml configures every one of them through the real
+- twin.yml up boots the Cumulus switches from NVUE's factory configuration (hostname cumulus, eth0 by DHCP in the
+  management VRF, the default account: twin/emulators/cumulus/factory.py); deploy.yml configures every one of them,
+  with no override of the hand-change guard (no deploy record), through the real
   cumulus_deploy role and each switch's NVUE API over HTTPS (certificate checked), the applied revisions
   taking effect in the namespaces (ports, FRR, ACLs), and the SONiC frontend leaves and OOB switches through
   sonic_deploy; validate.yml of the backend and the frontend (SONiC leaves under Cumulus spines) then finds
-  0 FAIL and 0 ERROR; a second deploy changes nothing;
+  0 FAIL and 0 ERROR; a second deploy changes nothing; the factory's accounts stay (a kept path), its DHCP on eth0 goes;
+  NVUE's filled read-back (defaults added) differs from what was set, and the deploy's read-back (filled=false) copes;
+- `nv show interface` and `nv show vrf default router bgp neighbor` answer from what the namespace runs (the kernel's
+  ports, lldpd's neighbours, FRR's sessions);
 - a rolling deploy that changes both spines (another router-id: every session resets) under traffic drains each
   first through NVUE and loses no echo;
 - a revision the switch cannot take (an IPv6 address, which the twin's Cumulus switch does not model) ends
@@ -22,9 +27,10 @@ operator runs against inventories/cumulus-lab-twin:
   play says the timer rolled it back;
 - the hand-change guard reads the switch's history (the deploy's record is each apply's message): a change made with
   nv is refused by deploy.yml from a fresh build directory (an AWX job: no file of an earlier run), naming the changed
-  object, until cumulus_deploy_overwrite_changes; the first deploy of the module, onto switches booted empty (no
-  record), needs no override;
-- a switch emptied as from the factory runs its ZTP script (nv config patch, apply, save) and comes up as planned;
+  object, until cumulus_deploy_overwrite_changes; the first deploy of the module, onto switches booted from the
+  factory configuration (no record), needs no override;
+- a switch put back to its factory configuration runs its ZTP script (nv config show, replace, apply, save) and comes
+  up as planned, as a deploy would leave it;
 - teardown leaves nothing (namespaces, FRR pathspaces, the NVUE API process, nv).
 
 Needs root, FRR, lldpd and nftables (`make setup`); skipped with the reason otherwise. About 2.5 minutes on a
@@ -42,6 +48,7 @@ import pytest
 from gpufabric import specfile, twin
 from gpufabric.plan import build_plan
 from gpufabric.nos.cumulus.nvue_client import NvueClient
+from gpufabric.twin.emulators.cumulus.factory import factory_config
 from switch_builds import deploy_one_play, write_switch_build
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -84,8 +91,12 @@ def lab(tmp_path_factory):
 @pytest.fixture(scope="module")
 def deployed(lab):
     # The whole mixed fabric, each switch by the deploy role of its NOS: the Cumulus switches through NVUE, the SONiC
-    # frontend leaves and OOB switches through CONFIG_DB; every leaf at once (a first bring-up drains nothing).
-    return playbook("deploy.yml", "-e", "build_dir=%s" % lab, "-e", "deploy_leaf_serial=100%", timeout=900)
+    # frontend leaves and OOB switches through CONFIG_DB; every leaf at once (a first bring-up drains nothing). What a
+    # Cumulus leaf booted with is kept on the result (factory): NVUE's factory configuration.
+    factory = client(LEAF).config("applied")
+    proc = playbook("deploy.yml", "-e", "build_dir=%s" % lab, "-e", "deploy_leaf_serial=100%", timeout=900)
+    proc.factory = factory
+    return proc
 
 
 def cumulus_hosts():
@@ -102,11 +113,24 @@ def test_deploy_validates_clean_and_a_second_deploy_changes_nothing(lab, deploye
     # (The build, run once, counts on the first host too.)
     assert {h for h in hosts if changed.get(h, 0) >= 1} == set(hosts), changed
 
+    # The switches booted NVUE's factory configuration, and the first deploy took them to the build with no override:
+    # the factory's accounts stay (system.aaa is kept), its DHCP client on eth0 and its hostname went.
+    factory = deployed.factory
+    assert factory["system"]["hostname"] == "cumulus" and factory["interface"]["eth0"]["ip"]["address"] == {"dhcp": {}}
+    applied = client(LEAF).config("applied")
+    assert applied["system"]["aaa"] == factory["system"]["aaa"] and applied["system"]["hostname"] == LEAF
+    assert "dhcp" not in applied["interface"]["eth0"]["ip"]["address"]
+    # Read with NVUE's defaults filled in, the applied configuration holds what the deploy never sent (swp2's duplex);
+    # the deploy reads it back with filled=false, as set, and so passed.
+    filled = client(LEAF).request("GET", "/interface/swp2", query={"rev": "applied", "filled": "true"})
+    assert filled["link"]["duplex"] == "full" and "duplex" not in applied["interface"]["swp2"]["link"]
+    assert filled["link"]["mtu"] == applied["interface"]["swp2"]["link"]["mtu"]
+
     # The rendered configuration runs in the namespace: addresses from NVUE, FRR's sessions from NVUE's BGP.
     addrs = json.loads(subprocess.run(["ip", "-n", LEAF, "-j", "addr", "show", "swp2"], capture_output=True,
                                       text=True, check=True).stdout)[0]
     assert addrs["mtu"] == 9216 and "10.16.0.1" in [a["local"] for a in addrs["addr_info"]]
-    # A first bring-up: the switches booted empty, so nothing holds the deploy until the sessions are up (the BGP
+    # A first bring-up: the switches booted without BGP, so nothing holds the deploy until the sessions are up (the BGP
     # gate requires no session when none was up before, bgp_gate.required_sessions); they come up as each far end
     # is configured. An operator validates once the fabric has converged: the test waits for that, bounded.
     plan = build_plan(specfile.load_spec(os.path.join(ROOT, "inventories", "cumulus-lab-twin", "cumulus-lab.topology.yml")))
@@ -168,8 +192,18 @@ def test_a_revision_the_switch_cannot_take_leaves_the_previous_one_applied_and_r
     assert set(bgp_states(LEAF).values()) == {"Established"}
     shown = nv(LEAF, "show", "interface", "swp2", "link", "--applied", "-o", "json")
     assert shown.returncode == 0 and json.loads(shown.stdout)["mtu"] == 9216
-    operational = nv(LEAF, "show", "interface")
-    assert operational.returncode == 1 and "operational view is not modelled" in operational.stderr
+    # The operational views answer from what the namespace runs: the port's kernel MTU and carrier, lldpd's neighbour
+    # on it, FRR's session over it.
+    operational = nv(LEAF, "show", "interface", "-o", "json")
+    assert operational.returncode == 0, operational.stderr
+    port = json.loads(operational.stdout)["swp2"]
+    assert port["link"]["mtu"] == 9216 and port["link"]["state"] == {"up": {}}
+    assert [a for a in port["ip"]["address"] if a.startswith("10.16.0.1/")]
+    assert list(port["lldp"]["neighbor"]) and all(n["chassis"]["system-name"] for n in port["lldp"]["neighbor"].values())
+    peers = nv(LEAF, "show", "vrf", "default", "router", "bgp", "neighbor", "-o", "json")
+    assert peers.returncode == 0, peers.stderr
+    assert {p: v["state"] for p, v in json.loads(peers.stdout).items()} == \
+        {p: "established" for p in bgp_states(LEAF)}
 
 
 def test_a_change_the_bgp_gate_refuses_is_rolled_back_to_the_previous_revision(deployed, tmp_path):
@@ -574,12 +608,13 @@ def test_tenant_vrfs_take_over_move_a_server_and_give_way_to_acls_on_cumulus_rai
     assert out.returncode == 0 and {h: n for h, n in recap(out.stdout).items() if n} == {}, out.stdout[-3000:]
 
 
-def test_a_factory_empty_switch_runs_its_ztp_script_and_comes_up_as_planned(deployed, lab, tmp_path):
-    """ZTP on a Cumulus switch of the twin: cumuluslab-r0-leaf02, emptied through its NVUE API as from the factory,
+def test_a_factory_reset_switch_runs_its_ztp_script_and_comes_up_as_planned(deployed, lab, tmp_path):
+    """ZTP on a Cumulus switch of the twin: cumuluslab-r0-leaf02, given NVUE's factory configuration through its API,
     fetches its provisioning script from the ZTP tree (playbooks/ztp.yml's, rendered by gpufabric.ztp), checks the marker
-    Cumulus' ZTP requires and runs it: the script fetches the switch's startup.yaml and applies it with `nv config
-    patch`, `nv config apply -y` and `nv config save` (the twin's nv, through the switch's NVUE API). The switch then
-    runs its plan (sessions up), its startup configuration is the applied one, and deploy.yml changes nothing on it.
+    Cumulus' ZTP requires and runs it: the script fetches the switch's startup.yaml and puts it in place of the factory
+    configuration as a deploy would (`nv config show`, `nv config replace` of the file plus the kept accounts,
+    `nv config apply -y`, `nv config save`: the twin's nv, through the switch's NVUE API). The switch then runs its plan
+    (sessions up), its startup configuration is the applied one, and deploy.yml changes nothing on it.
     The provisioning host is served from the OOB network's namespace at the spec's address, reached over the switch's
     eth0 (on a switch: through its management VRF's default route, which the twin does not install)."""
     from gpufabric.tenants.state import assignment_for
@@ -597,10 +632,10 @@ def test_a_factory_empty_switch_runs_its_ztp_script_and_comes_up_as_planned(depl
 
     nvue = client(leaf)
     rev = nvue.create_revision()
-    nvue.replace(rev, {})
+    nvue.replace(rev, factory_config())
     assert nvue.apply(rev, timeout=60, poll=0.2)["state"] in ("applied", "applied_and_saved")
     nvue.save()
-    assert nvue.config("applied") == {} and not [s for s in bgp_states(leaf).values() if s == "Established"]
+    assert nvue.config("applied") == factory_config() and not [s for s in bgp_states(leaf).values() if s == "Established"]
 
     oob = CLUSTER + "-oob"
     sh("ip", "-n", oob, "addr", "add", host + "/32", "dev", "oob")

@@ -238,12 +238,16 @@ def test_nv_show_applied_and_config_show(nv_switch, capsys):
     assert nv_cli.main(["config", "show", "-o", "json"]) == 0
     docs = json.loads(capsys.readouterr().out)
     assert docs[1]["set"]["router"]["bgp"]["autonomous-system"] == 64514
+    assert nv_cli.main(["config", "show", "--all", "-o", "json"]) == 0
+    filled = json.loads(capsys.readouterr().out)[1]["set"]
+    assert filled["interface"]["swp2"]["link"]["duplex"] == "full" and "duplex" not in docs[1]["set"]["interface"][
+        "swp2"]["link"]
     assert nv_cli.main(["show", "router", "bgp", "--startup", "-o", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["router-id"] == "10.32.0.1"
 
 
 @pytest.mark.parametrize("args, message", [
-    (["show", "interface", "-o", "json"], "operational view is not modelled"),
+    (["show", "evpn", "-o", "json"], "operational view is not modelled"),
     (["show", "interface", "swp99", "--applied", "-o", "json"], "does not exist"),
     (["set", "system", "hostname", "x"], "nv set system hostname x is not modelled"),
     (["show", "system", "--applied", "-o", "xml"], "output format xml"),

@@ -7,6 +7,7 @@ import shutil
 import subprocess
 
 import pytest
+import yaml
 
 from conftest import YANG_MODELS, load_example, needs_sonic_yang
 from gpufabric.build import render_all, write_build
@@ -295,7 +296,15 @@ def _run_script(tmp_path, script, served_text):
     (tmp_path / "served.yaml").write_text(served_text)
     (bin_dir / "curl").write_text('#!/bin/bash\nwhile [ $# -gt 0 ]; do [ "$1" = -o ] && { cp %s "$2"; shift; }; shift; '
                                   'done\n' % (tmp_path / "served.yaml"))
-    (bin_dir / "nv").write_text('#!/bin/bash\necho "$*" >> %s\n' % (tmp_path / "nv.log"))
+    # nv: `config show -o json` answers a switch fresh from the factory (its default account), `config replace` keeps
+    # the file it is given.
+    (tmp_path / "running.json").write_text(json.dumps(
+        [{"header": {"rev-id": 1.0}}, {"set": {"system": {"hostname": "cumulus", "timezone": "Etc/UTC", "aaa": {
+            "user": {"cumulus": {"role": "system-admin"}}}}, "interface": {"eth0": {"type": "eth", "ip": {
+                "address": {"dhcp": {}}, "vrf": "mgmt"}}}}}]))
+    (bin_dir / "nv").write_text('#!/bin/bash\necho "$*" >> %s\n[ "$1 $2" = "config show" ] && cat %s\n'
+                                '[ "$1 $2" = "config replace" ] && cp "$3" %s\ntrue\n'
+                                % (tmp_path / "nv.log", tmp_path / "running.json", tmp_path / "replaced.json"))
     for stub in ("curl", "nv"):
         (bin_dir / stub).chmod(0o755)
     (tmp_path / "ztp.sh").write_text(script)
@@ -306,9 +315,10 @@ def _run_script(tmp_path, script, served_text):
 
 
 def test_the_cumulus_script_is_one_ztp_runs_and_applies_only_its_own_switch(tmp_path, mixed):
-    """The marker ZTP requires, the switch's own startup.yaml fetched, merged (the switch's default accounts stay),
-    applied answering the prompt and saved; a file of another switch (a cabling mix-up on the web server side) stops
-    the script with a non-zero exit, which ZTP reports as failed, before nv runs."""
+    """The marker ZTP requires, the switch's own startup.yaml fetched, put in place of what runs as a deploy would
+    (`nv config replace` of the file plus the switch's default accounts: the factory configuration's rest, eth0's DHCP,
+    the time zone, goes), applied answering the prompt and saved; a file of another switch (a cabling mix-up on the
+    web server side) stops the script with a non-zero exit, which ZTP reports as failed, before nv runs."""
     plan, (files, _native) = mixed
     host = "mixedlab-spine01"
     script = files["www/ztp/%s/cumulus-ztp.sh" % host]
@@ -318,8 +328,14 @@ def test_the_cumulus_script_is_one_ztp_runs_and_applies_only_its_own_switch(tmp_
     (tmp_path / "own").mkdir()
     code, calls, err = _run_script(tmp_path / "own", script, files["www/ztp/%s/startup.yaml" % host])
     assert code == 0, err
-    assert [c.split()[:2] for c in calls] == [["config", "patch"], ["config", "apply"], ["config", "save"]]
-    assert calls[1] == "config apply -y"
+    assert [c.split()[:2] for c in calls] == [["config", "show"], ["config", "replace"], ["config", "apply"],
+                                              ["config", "save"]]
+    assert calls[0] == "config show -o json" and calls[2] == "config apply -y"
+    replaced = json.loads((tmp_path / "own" / "replaced.json").read_text())
+    served = yaml.safe_load(files["www/ztp/%s/startup.yaml" % host])
+    want = dict(served[-1]["set"])
+    want["system"] = dict(want["system"], aaa={"user": {"cumulus": {"role": "system-admin"}}})
+    assert replaced[-1]["set"] == want and replaced[0]["header"] == served[0]["header"]
     (tmp_path / "other").mkdir()
     code, calls, err = _run_script(tmp_path / "other", script, files["www/ztp/mixedlab-spine02/startup.yaml"])
     assert code != 0 and calls == [] and "is not %s's" % host in err

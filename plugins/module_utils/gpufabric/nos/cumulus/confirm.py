@@ -67,6 +67,11 @@ class NvCli:
             words += ["--confirm", "%ds" % int(confirm)]
         return self.call(*words)
 
+    def diff(self, first, second):
+        """`nv config diff <first> <second>`: NVUE's own difference between two revisions (YAML, ``- unset:`` and
+        ``- set:`` documents; empty when they are the same)."""
+        return self.call("config", "diff", first, second)
+
     def confirm(self, rev, yes):
         return self.call("config", "apply", rev, "--confirm-yes" if yes else "--confirm-no")
 
@@ -103,6 +108,27 @@ def changed_by_hand(history, applied, config_of, fingerprint, changed_since):
             return paths
     return ["revision %s (%s, %s by %s)" % (e.get("rev-id", "?"), e.get("date", "?"), e.get("method", "?"),
                                             e.get("user", "?")) for e in since] or ["the applied configuration"]
+
+
+def nvue_diff(client, cli, patch):
+    """The switch's own difference (``nv config diff applied <rev>``) between what runs and ``patch`` in a pending
+    revision that is never applied and deleted afterwards (check mode changes nothing): Ansible's ``prepared`` diff."""
+    from .nvue_client import NvueError
+
+    rev = client.create_revision()
+    try:
+        client.patch(rev, patch)
+        text = cli.diff("applied", rev)
+    except (NvueError, CliError) as exc:
+        raise DeployError("%s: the NVUE difference could not be had (%s); nothing was applied"
+                          % (client.hostname, exc)) from None
+    finally:
+        try:
+            client.delete_revision(rev)
+        except NvueError:
+            pass  # a pending revision never applied changes nothing; the switch drops it with the others
+    return {"prepared": "--- %s (NVUE applied)\n+++ %s (NVUE revision %s, pending, not applied)\n%s"
+            % (client.hostname, client.hostname, rev, text if text.endswith("\n") or not text else text + "\n")}
 
 
 def gate_wait(gate, timeout, poll):

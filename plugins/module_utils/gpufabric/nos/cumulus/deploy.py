@@ -12,7 +12,8 @@ the build does not render and a deploy must not take from the switch. The same c
 """
 import re
 
-from .confirm import CliError, DeployError, apply_confirmed, changed_by_hand, gate_wait, record_message, wait_state
+from .confirm import (CliError, DeployError, apply_confirmed, changed_by_hand, gate_wait, nvue_diff, record_message,
+                      wait_state)
 from .nvue_client import APPLIED, FAILED, NvueError, issue_text, merge
 
 # Paths a deploy never unsets when the target lacks them: the switch's accounts, the API the deploy talks
@@ -236,7 +237,7 @@ def _apply(client, rev, desired, applied, opts):
 
 
 def deploy(client, target, check=False, keep=DEFAULT_KEEP, timeout=180.0, poll=2.0, save=True, guard=True,
-           gate=None, gate_timeout=180.0, gate_poll=10.0, overlay=None, cli=None, confirm=0.0):
+           gate=None, gate_timeout=180.0, gate_poll=10.0, overlay=None, cli=None, confirm=0.0, diff=False):
     """Bring the switch behind ``client`` to ``target`` (a configuration: the merged `set` documents).
     ``cli``: `nv` on the switch (confirm.NvCli), through which the revision is applied with NVUE's confirm timer of
     ``confirm`` seconds (0: none) and the deploy's record; with ``guard``, a switch changed since the last deploy
@@ -246,7 +247,9 @@ def deploy(client, target, check=False, keep=DEFAULT_KEEP, timeout=180.0, poll=2
     configuration is put back (``--confirm-no``, or a rollback revision). The save comes after it.
     ``overlay``: a merge patch; when given, the target is the applied configuration with it merged in (``target``
     is then not used), as for the drain before a change: what runs, plus the drain.
-    Returns a dict: changed, revision, diff (before/after YAML). Raises DeployError with the whole story."""
+    ``diff`` in check mode with ``cli``: the difference is NVUE's own (`nv config diff applied <rev>` of a pending
+    revision holding the change, deleted unapplied), not the controller's YAML of the two configurations.
+    Returns a dict: changed, revision, diff (before/after YAML, or NVUE's). Raises DeployError with the whole story."""
     host = client.hostname
     applied = client.config("applied")
     if cli is not None and guard:
@@ -258,7 +261,11 @@ def deploy(client, target, check=False, keep=DEFAULT_KEEP, timeout=180.0, poll=2
     result = {"changed": patch is not None, "diff": {"before": yaml_text(applied), "after": yaml_text(desired),
                                                      "before_header": "%s (NVUE applied)" % host,
                                                      "after_header": "%s (build)" % host}}
-    if patch is None or check:
+    if patch is None:
+        return result
+    if check:
+        if diff and cli is not None:
+            result["diff"] = nvue_diff(client, cli, patch)
         return result
     rev = client.create_revision()
     result["revision"] = rev

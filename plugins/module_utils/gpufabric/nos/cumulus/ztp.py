@@ -5,12 +5,63 @@ ZTP reads the URL of a script from DHCP option 239 (cumulus-provision-url), fetc
 only a script that holds the marker CUMULUS-AUTOPROVISIONING, and a script that exits non-zero is a failed ZTP.
 Option 239 is handed out per cabling position (ztp/kea.py), so each switch fetches the script of the switch planned
 at its position, and that script fetches the same switch's startup.yaml. The script merges it into the switch's
-configuration with `nv config patch` (the default accounts of a new switch stay, as the deploy role keeps
-system.aaa), applies it answering NVUE's prompt (`nv config apply -y`) and saves it (`nv config save`).
+configuration as the deploy role would (deploy.py): the startup.yaml replaces what the switch runs (`nv config
+replace`), except what the switch has under the kept paths and the file does not set (the default accounts of a new
+switch, its API and NVUE's own settings: DEFAULT_KEEP); applies it answering NVUE's prompt (`nv config apply -y`) and
+saves it (`nv config save`). So a switch provisioned by ZTP runs what a deploy would leave, and the first deploy after
+it changes nothing; a `nv config patch` would leave the factory configuration's rest beside it (eth0 asking DHCP beside
+its planned address, the hostname's neighbours of the factory file), which the deploy would then take away.
 """
 import shlex
 
+from .deploy import DEFAULT_KEEP
 from .render import FILE, render_switches
+
+# Run on the switch by the script (python3 and PyYAML are NVUE's own): the startup.yaml's `set` documents merged, plus
+# what `nv config show -o json` has under each kept path the file does not set, written as one NVUE document (JSON is
+# YAML) for `nv config replace`.
+_MERGE = """import json, sys, yaml
+keep = %s
+def merge(tree, patch):
+    if not isinstance(patch, dict):
+        return patch
+    out = dict(tree) if isinstance(tree, dict) else {}
+    for key, value in patch.items():
+        if value is None:
+            out.pop(key, None)
+        else:
+            out[key] = merge(out.get(key), value)
+    return out
+def sets(docs):
+    config = {}
+    for doc in docs if isinstance(docs, list) else [docs]:
+        if isinstance(doc, dict) and isinstance(doc.get("set"), dict):
+            config = merge(config, doc["set"])
+    return config
+def get(tree, keys):
+    for key in keys:
+        if not isinstance(tree, dict) or key not in tree:
+            return None
+        tree = tree[key]
+    return tree
+with open(sys.argv[1]) as f:
+    docs = yaml.safe_load(f) or []
+with open(sys.argv[2]) as f:
+    running = sets(json.load(f))
+target = sets(docs)
+for path in keep:
+    keys = path.split(".")
+    have = get(running, keys)
+    if have is None or get(target, keys) is not None:
+        continue
+    node = target
+    for key in keys[:-1]:
+        node = node.setdefault(key, {})
+    node[keys[-1]] = have
+header = next((d["header"] for d in docs if isinstance(d, dict) and "header" in d), {})
+with open(sys.argv[3], "w") as f:
+    json.dump([{"header": header}, {"set": target}], f)
+"""
 
 SCRIPT = "cumulus-ztp.sh"
 MARKER = "CUMULUS-AUTOPROVISIONING"
@@ -29,11 +80,16 @@ def script(host, settings):
         "set -euo pipefail",
         "expected=%s" % shlex.quote(host),
         "startup=$(mktemp /tmp/gpufabric-startup.XXXXXX.yaml)",
-        "trap 'rm -f \"$startup\"' EXIT",
+        "running=$(mktemp /tmp/gpufabric-running.XXXXXX.json)",
+        "target=$(mktemp /tmp/gpufabric-target.XXXXXX.yaml)",
+        "trap 'rm -f \"$startup\" \"$running\" \"$target\"' EXIT",
         "curl --fail --silent --show-error --retry 5 --retry-delay 5 -o \"$startup\" %s" % shlex.quote(url),
         # The file names the switch it is for: a script and a file of two different positions never mix.
         "grep -q \"hostname: \\\"\\?${expected}\\\"\\?$\" \"$startup\" || { echo \"$startup is not ${expected}'s\" >&2; exit 1; }",
-        "nv config patch \"$startup\"",
+        "nv config show -o json > \"$running\"",
+        "python3 - \"$startup\" \"$running\" \"$target\" <<'GPUFABRIC_MERGE'",
+        _MERGE % (list(DEFAULT_KEEP),) + "GPUFABRIC_MERGE",
+        "nv config replace \"$target\"",
         "nv config apply -y",
         "nv config save",
         "exit 0",

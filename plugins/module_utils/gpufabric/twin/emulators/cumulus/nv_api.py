@@ -68,6 +68,11 @@ class Api:
     def patch(self, rev, config):
         self.call("PATCH", "/", config, rev=rev)
 
+    def replace(self, rev, config):
+        """The revision's whole configuration replaced (`nv config replace`): emptied, then given ``config``."""
+        self.call("DELETE", "/", rev=rev)
+        self.call("PATCH", "/", config, rev=rev)
+
     def apply(self, rev, timeout, poll, confirm=None, message=None):
         """The revision applied (the "are you sure" prompt answered yes; ``confirm`` seconds to confirm it in,
         ``message`` for the history) and read until it ends, waits for confirmation, or ``timeout`` seconds pass;

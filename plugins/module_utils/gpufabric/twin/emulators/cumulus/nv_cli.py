@@ -1,14 +1,15 @@
 """``nv`` on a Cumulus switch of the twin: NVUE's CLI for reading the configuration, and the configuration commands
 a ZTP script runs.
 
-    nv config show [-o json|yaml]                      the applied configuration, as `nv config save` writes it
+    nv config show [--all] [-o json|yaml]              the applied configuration, as `nv config save` writes it
+                                                       (--all: with the defaults NVUE fills in, factory.py)
     nv show <path ...> --applied|--startup [-o json]   one object of the applied or startup configuration
-    nv config patch|apply|save|history|diff ...        nv_config.py (apply with --confirm, -m; history; diff)
+    nv config patch|replace|apply|save|history|diff    nv_config.py (apply with --confirm, -m; history; diff)
 
 The switch is the network namespace the command runs in (``ip netns identify``); its files are the
-plane's (plane.py). ``nv show`` without --applied/--startup is the operational view, which the twin does
-not model, except MLAG and bonds (`nv show mlag ...`, `nv show interface <bond> bond ...`, oper.py): it fails
-saying so rather than answering with configuration. The configuration commands go through the
+plane's (plane.py). ``nv show`` without --applied/--startup is the operational view: interfaces (kernel, lldpd) and BGP
+neighbours (FRR) as the namespace runs them (oper_live.py), MLAG and bonds (`nv show mlag ...`, `nv show interface
+<bond> bond ...`, oper.py); any other fails saying so rather than answering with configuration. The configuration commands go through the
 switch's NVUE API, as NVIDIA's nv does through nvued: a revision created, patched and applied (its state polled until
 it ends), `save`; the pending revision lasts from one command to the next (``cli-pending`` in the switch's files), as
 a user's pending changes do between nv commands. The stand-in's API listens on the machine's 127.0.0.1, so they
@@ -90,6 +91,8 @@ def _options(args):
             opts["fmt"] = arg.split("=", 1)[1]
         elif arg in ("--applied", "--startup"):
             which = arg[2:]
+        elif arg == "--all":
+            opts["all"] = True     # nv config show --all: with the defaults NVUE fills in
         elif arg in ("-y", "--y", "--assume-yes"):
             opts["yes"] = True
         elif arg in ("--confirm-yes", "--confirm-no"):
@@ -116,21 +119,30 @@ def main(args):
         return _fail("not on a Cumulus switch of the twin (namespace %s has no NVUE)" % (host or "none"))
     if words[:2] == ["config", "show"] and len(words) == 2:
         header = {"model": "twin", "nvue-api-version": "nvue_v1", "rev-id": 1.0}
-        return _output([{"header": header}, {"set": _read(directory, "applied")}], fmt)
-    if words[:1] == ["config"] and words[1:2] in (["patch"], ["apply"], ["save"], ["history"], ["diff"]):
+        config = _read(directory, "applied")
+        if opts.get("all"):
+            from .factory import filled
+            config = filled(config)
+        return _output([{"header": header}, {"set": config}], fmt)
+    if words[:1] == ["config"] and words[1:2] in (["patch"], ["replace"], ["apply"], ["save"], ["history"], ["diff"]):
         from .nv_config import configure
 
         return configure(host, directory, words[1], words[2:], opts, _output)
     if words[:1] != ["show"]:
-        return _fail("nv %s is not modelled by the twin (nv show, nv config show|patch|apply|save|history|diff)"
+        return _fail("nv %s is not modelled by the twin (nv show, nv config show|patch|replace|apply|save|history|diff)"
                      % " ".join(words))
     if which is None:
-        # The operational view the twin models: MLAG and bonds (oper.py); the rest is not modelled.
-        from . import oper
+        # The operational views the twin models: MLAG and bonds (oper.py), interfaces and BGP neighbours from what the
+        # namespace runs (oper_live.py); the rest is not modelled.
+        from . import oper, oper_live
 
-        data = oper.show(directory, _read(directory, "applied"), words[1:])
+        applied = _read(directory, "applied")
+        data = oper.show(directory, applied, words[1:])
         if data is None:
-            return _fail("the operational view is not modelled by the twin for %s (only `nv show mlag` and `nv show "
+            data = oper_live.show(host, directory, applied, words[1:])
+        if data is None:
+            return _fail("the operational view is not modelled by the twin for %s (only `nv show interface [<name> "
+                         "[link|ip|lldp]]`, `nv show vrf default router bgp neighbor`, `nv show mlag` and `nv show "
                          "interface <bond> bond`): add --applied or --startup" % " ".join(words[1:]))
     else:
         data = _read(directory, which)

@@ -1,6 +1,7 @@
 """``nv config`` on a Cumulus switch of the twin, beyond `nv config show` (nv_cli.py parses the command line):
 
     nv config patch <file>                                 the file's `set` documents merged into the pending revision
+    nv config replace <file>                               the pending revision made the file's configuration, whole
     nv config apply [<rev>] -y [--confirm <time>] [-m <message>]
                                                            the pending revision (or <rev>) applied; with --confirm it
                                                            waits to be confirmed, rolled back by the switch otherwise
@@ -126,9 +127,9 @@ def configure(host, directory, verb, args, opts, output):
 
     pending_file = os.path.join(directory, "cli-pending")
     try:
-        if verb == "patch":
+        if verb in ("patch", "replace"):
             if len(args) != 1:
-                return fail("nv config patch <file>: one NVUE YAML file")
+                return fail("nv config %s <file>: one NVUE YAML file" % verb)
             patch = load_patch(args[0])
         elif len(args) > (2 if verb == "diff" else 1 if verb in ("apply", "history") else 0):
             return fail("nv config %s takes no argument %s here" % (verb, " ".join(args)))
@@ -151,7 +152,10 @@ def configure(host, directory, verb, args, opts, output):
             rev = nvue.new_revision()
             with open(pending_file, "w", encoding="utf-8") as f:
                 f.write(rev + "\n")
-        nvue.patch(rev, patch)
+        if verb == "replace":
+            nvue.replace(rev, patch)
+        else:
+            nvue.patch(rev, patch)
         return 0
     except (OSError, ValueError, ApiError) as exc:
         return fail(str(exc))

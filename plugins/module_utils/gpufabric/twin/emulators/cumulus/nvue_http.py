@@ -93,6 +93,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             config = switch.config_of(rev)
             if config is None:
                 return self._send(404, problem(404, "revision %s does not exist" % rev))
+            if query.get("filled", "true").lower() != "false":
+                # NVUE fills in the defaults of what is set unless asked filled=false (factory.py's table).
+                from .factory import filled
+                config = filled(config)
             found = _subtree(config, keys)
             if found is None and keys:
                 return self._send(404, problem(404, "%s is not in revision %s" % (_dotted(keys), rev)))

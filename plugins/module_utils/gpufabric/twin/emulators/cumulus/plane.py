@@ -23,6 +23,7 @@ import threading
 import time
 
 from ... import daemons, netns_env
+from . import factory
 
 # The twin's desired state (twin/desired.py) asks these: a Cumulus switch applies its own configuration.
 SELF_APPLYING = True
@@ -68,9 +69,11 @@ def _write_commands():
 
 
 def empty_frr_conf(host):
-    """The frr.conf of a Cumulus switch with an empty NVUE configuration (what FRR starts with)."""
+    """The frr.conf FRR starts with on a Cumulus switch of the twin: NVUE's rendering of the factory configuration
+    (no routing; FRR's hostname the switch's namespace name, switch.py), which a switch booting it then finds in place
+    (no frr-reload at boot)."""
     from .frr import frr_conf
-    return frr_conf({}, host)
+    return frr_conf(factory.factory_config(), host)
 
 
 def boot_facts(text):
@@ -119,7 +122,7 @@ def _stop(state_dir):
 
 def apply(state_dir, switches):
     """Serve the NVUE API of ``switches`` ([(host, release, startup text or None)]): a switch's startup.yaml
-    is written once, when it has none (its boot configuration; None boots it empty, as from the factory).
+    is written once, when it has none (its boot configuration; None boots the factory configuration, factory.py).
     The serving process is started, or restarted when the set of switches changed. Returns changes."""
     if not switches:
         return []
@@ -137,8 +140,9 @@ def apply(state_dir, switches):
         if netns_env.write(state_dir, host, path=[BIN_DIR]):
             changes.append("%s: nv given to the netns connection" % host)
         path = os.path.join(switch_dir(state_dir, host), "startup.yaml")
-        if startup is not None and not os.path.exists(path):
-            _write(path, startup)
+        if not os.path.exists(path):
+            # No startup configuration delivered (ZTP, the build): the switch boots its factory one, as a new switch.
+            _write(path, startup if startup is not None else factory.factory_startup(_release or factory.RELEASE))
     wanted = json.dumps({"switches": [[host, release] for host, release, _s in sorted(switches)]}, indent=1) + "\n"
     listing = os.path.join(base, "switches.json")
     try:
@@ -246,7 +250,7 @@ def serve(state_dir):
         switches.append(_switch(state_dir, host, release, password, validators[release]))
 
     def boot(entry):
-        # A switch comes up with its startup configuration (empty from the factory).
+        # A switch comes up with its startup configuration (the factory one unless it was given another).
         host, _directory, applier, switch = entry
         try:
             applier(switch.applied, {})

@@ -200,7 +200,10 @@ class Applier:
         self.cluster = cluster
 
     def plan(self, config):
-        hostname = (config.get("system") or {}).get("hostname") or self.host
+        # FRR runs in a UTS namespace named after the twin's switch and shows that name (daemons.as_switch), so its
+        # frr.conf says it too: a system.hostname other than it (the factory's `cumulus`) would be a line frr-reload
+        # --test always finds pending. The switch's own hostname is NVUE's (nv show system), not FRR's, here.
+        hostname = self.host
         links = _links(self.host)
         lines, changes = kernel_plan(config, links)
         return {"links": lines, "changes": changes, "frr": frr.frr_conf(config, hostname),
