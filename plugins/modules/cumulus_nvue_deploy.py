@@ -14,7 +14,7 @@ description:
     sends nothing when it fails.
   - Reads the applied configuration (C(rev=applied), C(filled=false)) and compares it with the target, the
     C(set) documents of I(startup) plus whatever the switch has under I(keep) and the target does not set. Equal,
-    nothing is sent. In check mode, reports the difference and applies nothing: with C(--diff) and I(cli), NVUE's
+    nothing is sent. In check mode, reports the difference and applies nothing; with C(--diff) and I(cli), NVUE's
     own (C(nv config diff applied <rev>) of a pending revision holding the change, deleted unapplied), else as YAML.
   - Otherwise creates a revision, PATCHes the JSON merge patch from the applied configuration to the target
     into it (C(null) unsets), applies it with C(auto-prompt) C(ays_yes) and polls its state for at most
