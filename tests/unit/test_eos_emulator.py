@@ -175,7 +175,7 @@ def test_factory_boot_and_show_version(switch):
 
 def test_session_commit_timer_reverts_unless_confirmed(switch):
     assert _load(switch)[1] is None
-    results, _ = switch.run_cmds(["enable", "show session-config named s1 diffs"], "text")
+    results, _error = switch.run_cmds(["enable", "show session-config named s1 diffs"], "text")
     assert results[1]["output"].startswith("--- system:/running-config\n+++ session:/s1-session-config\n@@ ")
     assert "+hostname leaf1" in results[1]["output"]
     assert switch.run_cmds(["enable", "show hostname"])[0][1]["hostname"] == "localhost"   # not committed yet

@@ -106,7 +106,7 @@ def blocks(text):
 
 def kept_blocks(running, build, keep=DEFAULT_KEEP):
     """The lines of the running config's blocks under a kept prefix whose first line the build does not have."""
-    have = {head for head, _ in blocks(build)}
+    have = {head for head, _lines in blocks(build)}
     out = []
     for head, lines in blocks(running):
         if head not in have and any(head.startswith(prefix) for prefix in keep):

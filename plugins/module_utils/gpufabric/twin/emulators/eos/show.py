@@ -227,7 +227,7 @@ def _bandwidth(name, speed):
 
 def _eos_state(frr_state):
     return {"Established": "Established", "Active": "Active", "Idle": "Idle", "Connect": "Connect",
-            "OpenSent": "OpenSent", "OpenConfirm": "OpenConfirm"}.get(str(frr_state).split(" ")[0], "Idle")
+            "OpenSent": "OpenSent", "OpenConfirm": "OpenConfirm"}.get(str(frr_state).split(" ", maxsplit=1)[0], "Idle")
 
 
 def _natural(name):
