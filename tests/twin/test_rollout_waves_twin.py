@@ -5,7 +5,7 @@ two waves of two. A flow of ICMP echoes at 20 per second on every rail between s
 restart would be (forwarding off for OUTAGE_S seconds, then frr-reload), so a spine that were not drained away from
 the flow would lose its echoes: the control run shows it does.
 - the waves of two spines and one spine at a time (the same deploy with maintenance.max_capacity_loss 0), in the
-  same run: both lose nothing, and the waves take less time;
+  same run: both lose nothing (their wall times are printed, not compared);
 - a rollout that fails at its second wave stops there, the failed spine rolled back and drained, the other spine of
   the wave finished; run again, with no state kept, it changes only the failed spine and the waves after it, and
   nothing twice.
