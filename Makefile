@@ -10,6 +10,9 @@ SHELL := /bin/bash
 SYSTEM_PYTHON := $(shell command -v python3)
 VENV := $(CURDIR)/.venv
 export PATH := $(VENV)/bin:$(PATH)
+# Python caches the bytecode of this checkout's modules (__pycache__, ignored by git): every emulator command, module
+# and playbook of the tests is a process of its own, which would otherwise compile what it imports each time.
+unexport PYTHONDONTWRITEBYTECODE
 
 # Lab packages (see bindep.txt): libyang2 with its headers, gcc and python3-dev are what pip needs to
 # build the libyang Python bindings (requirements.txt), so they come before the venv. Plus shellcheck, which `ansible-test sanity`

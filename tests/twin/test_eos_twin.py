@@ -160,10 +160,16 @@ def test_bgp_up_after_committing_the_build(fabric):
         lldp = device.get_lldp_neighbors_detail()
         assert {n[0]["remote_system_name"] for n in lldp.values()} >= set(spines), lldp
         assert {n[0]["remote_port"] for n in lldp.values() if n[0]["remote_system_name"] in spines} == {"Ethernet1/1"}
-        summary = device.cli(["show ip bgp summary"], encoding="json")["show ip bgp summary"]
-        peers = summary["vrfs"]["default"]["peers"]
+
+        def summary_peers():
+            summary = device.cli(["show ip bgp summary"], encoding="json")["show ip bgp summary"]
+            return summary["vrfs"]["default"]["peers"]
+
+        peers = summary_peers()
         assert len(peers) == len(spines) and all(p["peerState"] == "Established" for p in peers.values()), peers
-        assert all(p["prefixReceived"] > 0 for p in peers.values()), peers
+        # A session just Established has exchanged no UPDATE yet: the routes follow within an advertisement interval.
+        _until(lambda: all(p["prefixReceived"] > 0 for p in summary_peers().values()), 30,
+               "routes received from every spine (show ip bgp summary's prefixReceived)")
     finally:
         device.close()
 
