@@ -1,8 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, gpucluster.fabric contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""What the actions deploying one switch through its management API from the controller share (eos_session,
-cumulus_nvue_deploy): the API's and the BGP gate's arguments, the password kept out of everything the task returns,
+"""What the actions deploying one switch through its management API from the controller share (each NOS's deploy
+action that talks HTTPS to the switch): the API's and the BGP gate's arguments, the password kept out of everything the task returns,
 and the build's file or its text (doc fragment gpucluster.fabric.bgp_gate documents the gate's arguments)."""
 from __future__ import annotations
 
