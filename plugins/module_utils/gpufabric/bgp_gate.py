@@ -10,11 +10,29 @@ The facts: ``{"peers": {address: {"state", "prefixes_received"}}, "routes": {pre
 ``{"valid", "best", "suppressed", "peerId"}`` (the neighbour it came from; absent for the switch's own).
 """
 import ipaddress
+import json
 import time
 
 from .nos_registry import home, nos_of
 
 BGP_GATES = ("auto", "all", "established_before")
+
+
+def json_documents(text):
+    """The JSON documents a switch printed one after another for the gate's commands (what a home's reader parses),
+    up to the first that is not JSON."""
+    decoder, docs, pos = json.JSONDecoder(), [], 0
+    text = text or ""
+    while True:
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+        if pos >= len(text):
+            return docs
+        try:
+            doc, pos = decoder.raw_decode(text, pos)
+        except ValueError:
+            return docs
+        docs.append(doc)
 
 
 def originated(cfg):

@@ -11,20 +11,7 @@ from .parsers import bgp_summary
 GATE_COMMANDS = ("show bgp vrf default ipv4 unicast summary json", "show bgp vrf default ipv4 unicast json")
 
 
-def json_documents(text):
-    """The JSON documents printed one after another by a vtysh call with several -c."""
-    decoder, docs, pos = json.JSONDecoder(), [], 0
-    text = text or ""
-    while True:
-        while pos < len(text) and text[pos].isspace():
-            pos += 1
-        if pos >= len(text):
-            return docs
-        try:
-            doc, pos = decoder.raw_decode(text, pos)
-        except ValueError:
-            return docs
-        docs.append(doc)
+json_documents = bgp_gate.json_documents   # what a vtysh call with several -c prints: JSON documents one after another
 
 
 def _path(path):
