@@ -129,3 +129,12 @@ def plane_serve(base, servers, tick, every=None):
             every()
     for server in servers:
         server.stop()
+
+
+def plane_main(serve, description, argv=None):
+    """The plane's process: the command line plane_start gives it (``--state-dir``), then ``serve(state_dir)``."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--state-dir", required=True)
+    serve(parser.parse_args(argv).state_dir)

@@ -199,12 +199,7 @@ def serve(state_dir):
 
 
 def main(argv=None):
-    import argparse
-
-    parser = argparse.ArgumentParser(description="the NVUE API of the twin's Cumulus switches")
-    parser.add_argument("--state-dir", required=True)
-    args = parser.parse_args(argv)
-    serve(args.state_dir)
+    plane_process.plane_main(serve, "the NVUE API of the twin's Cumulus switches", argv)
 
 
 if __name__ == "__main__":

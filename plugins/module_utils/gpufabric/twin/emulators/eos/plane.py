@@ -166,12 +166,7 @@ def serve(state_dir):
 
 
 def main(argv=None):
-    import argparse
-
-    parser = argparse.ArgumentParser(description="the eAPI of the twin's EOS switches")
-    parser.add_argument("--state-dir", required=True)
-    args = parser.parse_args(argv)
-    serve(args.state_dir)
+    plane_process.plane_main(serve, "the eAPI of the twin's EOS switches", argv)
 
 
 if __name__ == "__main__":
