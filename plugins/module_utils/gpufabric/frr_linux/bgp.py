@@ -11,9 +11,6 @@ from .parsers import bgp_summary
 GATE_COMMANDS = ("show bgp vrf default ipv4 unicast summary json", "show bgp vrf default ipv4 unicast json")
 
 
-json_documents = bgp_gate.json_documents   # what a vtysh call with several -c prints: JSON documents one after another
-
-
 def _path(path):
     return {"valid": path.get("valid"), "best": path.get("bestpath") or path.get("best"),
             "suppressed": path.get("suppressed"), "peerId": path.get("peerId")}
@@ -21,7 +18,7 @@ def _path(path):
 
 def observe(text):
     """vtysh's output of GATE_COMMANDS -> the gate's facts ({"peers", "routes"}), None when it printed no JSON."""
-    docs = json_documents(text)
+    docs = bgp_gate.json_documents(text)   # a vtysh call with several -c prints them one after another
     if not docs:
         return None
     peers = bgp_summary(json.dumps(docs[0]))["peers"]
