@@ -5,19 +5,13 @@
 NVUE REST API, from the controller, as the switch's own task (the flow is nos/cumulus/deploy.py)."""
 from __future__ import annotations
 
-from ansible.module_utils.common.parameters import remove_values
-from ansible.plugins.action import ActionBase
+from ansible_collections.gpucluster.fabric.plugins.plugin_utils.switch_action import BGP_GATE_ARGS, SwitchApiAction, api_args, config_text
 
 ARGUMENT_SPEC = {
     # The build's startup.yaml: its path on the controller, or its text (drain.yml, which reads no build directory).
     "startup": {"type": "path"},
     "startup_content": {"type": "str"},
-    "api_host": {"type": "str", "required": True},
-    "api_port": {"type": "int", "default": 8765},
-    "user": {"type": "str", "required": True},
-    "password": {"type": "str", "required": True, "no_log": True},
-    "validate_certs": {"type": "bool", "default": True},
-    "ca_path": {"type": "path"},
+    **api_args(8765),
     "keep": {"type": "list", "elements": "str"},
     "timeout": {"type": "float", "default": 180.0},
     "poll": {"type": "float", "default": 2.0},
@@ -29,13 +23,8 @@ ARGUMENT_SPEC = {
     # deploy's record in the switch's revision history (the hand-change guard). false: the API alone, with neither.
     "cli": {"type": "bool", "default": True},
     "confirm_timeout": {"type": "float", "default": 600.0},
-    # The BGP gate (bgp_gate.py), over the switch's FRR through the connection: its structured config, the
-    # structured configs of its BGP neighbours (what each must send), which sessions it requires, how long it waits.
-    "device": {"type": "dict"},
-    "peers": {"type": "list", "elements": "dict", "default": []},
-    "bgp_gate": {"type": "str", "default": "auto", "choices": ["auto", "all", "established_before"]},
-    "bgp_timeout": {"type": "float", "default": 180.0},
-    "bgp_poll": {"type": "float", "default": 10.0},
+    # The BGP gate (bgp_gate.py), over the switch's FRR through the connection.
+    **BGP_GATE_ARGS,
     "vtysh_command": {"type": "str", "default": "sudo vtysh"},
     # The drain before a change (roles/cumulus_deploy/tasks/drained_apply.yml) and drain.yml / undrain.yml
     # (tasks/shift.yml): the build's startup.yaml in its drained form (drain_plan's native_config), and which step
@@ -63,21 +52,9 @@ def _preload_models():
 _preload_models()
 
 
-class ActionModule(ActionBase):
-    TRANSFERS_FILES = False
+class ActionModule(SwitchApiAction):
+    ARGS = {"argument_spec": ARGUMENT_SPEC, "mutually_exclusive": MUTUALLY_EXCLUSIVE, "required_one_of": REQUIRED_ONE_OF}
     _VALID_ARGS = frozenset(ARGUMENT_SPEC)
-
-    def run(self, tmp=None, task_vars=None):
-        result = super().run(tmp, task_vars)
-        _validation, args = self.validate_argument_spec(argument_spec=ARGUMENT_SPEC, mutually_exclusive=MUTUALLY_EXCLUSIVE,
-                                                        required_one_of=REQUIRED_ONE_OF)
-        secret = {args["password"]}
-        try:
-            result.update(self._deploy(task_vars["inventory_hostname"], args))
-        finally:
-            # Nothing the switch or a library says may carry the password back into the output.
-            result = remove_values(result, secret)
-        return result
 
     def _deploy(self, host, args):
         from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos.cumulus import deploy
@@ -88,11 +65,7 @@ class ActionModule(ActionBase):
 
         source = args.get("startup") or "its startup.yaml"
         try:
-            if args.get("startup_content") is not None:
-                text = args["startup_content"]
-            else:
-                with open(args["startup"], encoding="utf-8") as f:
-                    text = f.read()
+            text = config_text(args, "startup", "startup_content")
             documents = deploy.load_documents(text)
             header, target = deploy.target_of(documents, host)
         except OSError as exc:

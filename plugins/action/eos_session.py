@@ -7,30 +7,19 @@ from __future__ import annotations
 
 import re
 
-from ansible.module_utils.common.parameters import remove_values
-from ansible.plugins.action import ActionBase
+from ansible_collections.gpucluster.fabric.plugins.plugin_utils.switch_action import BGP_GATE_ARGS, SwitchApiAction, api_args, config_text
 
 ARGUMENT_SPEC = {
     # The build's startup-config: its path on the controller, or its text (drain.yml, which reads no build directory).
     "config": {"type": "path"},
     "config_content": {"type": "str"},
-    "api_host": {"type": "str", "required": True},
-    "api_port": {"type": "int", "default": 443},
-    "user": {"type": "str", "required": True},
-    "password": {"type": "str", "required": True, "no_log": True},
-    "validate_certs": {"type": "bool", "default": True},
-    "ca_path": {"type": "path"},
+    **api_args(443),
     "timeout": {"type": "int", "default": 60},
     "keep": {"type": "list", "elements": "str"},
     "confirm_timeout": {"type": "int", "default": 600},
     "overwrite_changes": {"type": "bool", "default": False},
-    # The BGP gate (bgp_gate.py) over eAPI: the switch's structured config, its neighbours' (what each must send),
-    # which sessions it requires, how long it waits and how often it reads.
-    "device": {"type": "dict"},
-    "peers": {"type": "list", "elements": "dict", "default": []},
-    "bgp_gate": {"type": "str", "default": "auto", "choices": ["auto", "all", "established_before"]},
-    "bgp_timeout": {"type": "float", "default": 180.0},
-    "bgp_poll": {"type": "float", "default": 10.0},
+    # The BGP gate (bgp_gate.py) over eAPI.
+    **BGP_GATE_ARGS,
     # change: the session replaces the configuration with the config; drain / undrain: the session merges only the
     # drain's lines (or their removal) into what runs, the rest of the switch left as it is.
     "step": {"type": "str", "default": "change", "choices": ["change", "drain", "undrain"]},
@@ -40,33 +29,16 @@ REQUIRED_ONE_OF = [["config", "config_content"]]
 _ROUTER_BGP = re.compile(r"^router bgp (\S+)\s*$", re.M)
 
 
-class ActionModule(ActionBase):
-    TRANSFERS_FILES = False
+class ActionModule(SwitchApiAction):
+    ARGS = {"argument_spec": ARGUMENT_SPEC, "mutually_exclusive": MUTUALLY_EXCLUSIVE, "required_one_of": REQUIRED_ONE_OF}
     _requires_connection = False
-
-    def run(self, tmp=None, task_vars=None):
-        result = super().run(tmp, task_vars)
-        _validation, args = self.validate_argument_spec(argument_spec=ARGUMENT_SPEC,
-                                                        mutually_exclusive=MUTUALLY_EXCLUSIVE,
-                                                        required_one_of=REQUIRED_ONE_OF)
-        secret = {args["password"]}
-        try:
-            result.update(self._deploy(task_vars["inventory_hostname"], args))
-        finally:
-            # Nothing the switch or a library says may carry the password back into the output.
-            result = remove_values(result, secret)
-        return result
 
     def _deploy(self, host, args):
         from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos.eos import bgp, deploy, drain, eapi
 
         source = args.get("config") or "its startup-config"
         try:
-            if args.get("config_content") is not None:
-                text = args["config_content"]
-            else:
-                with open(args["config"], encoding="utf-8") as f:
-                    text = f.read()
+            text = config_text(args, "config", "config_content")
         except OSError as exc:
             return {"failed": True, "msg": "%s: %s: %s" % (host, source, exc.strerror)}
         merge = None

@@ -40,6 +40,8 @@ description:
     A switch whose running configuration differs from the last record is refused untouched, naming what changed (see
     I(overwrite_changes)); a switch with no record (factory-empty, or never deployed by this collection) is deployed.
   - The password is never returned or shown (no_log).
+extends_documentation_fragment:
+  - gpucluster.fabric.bgp_gate
 options:
   startup:
     description:
@@ -116,29 +118,6 @@ options:
     description: Deploy over a configuration changed since the last deploy (the change is lost); no history is read.
     type: bool
     default: false
-  device:
-    description: The switch's structured config (its build's C(structured.yml)); its BGP neighbours turn the gate on.
-    type: dict
-  peers:
-    description: The structured configs of its BGP neighbours that are in the build (what each must send).
-    type: list
-    elements: dict
-    default: []
-  bgp_gate:
-    description:
-      - Which planned sessions must be Established after the change; C(all), C(established_before), or C(auto)
-        (every planned session the switch had before, on a running fabric; those that were up on a first bring-up).
-    type: str
-    default: auto
-    choices: [auto, all, established_before]
-  bgp_timeout:
-    description: Seconds the BGP gate may take to pass before the change is rolled back.
-    type: float
-    default: 180
-  bgp_poll:
-    description: Seconds between two reads of the BGP state.
-    type: float
-    default: 10
   vtysh_command:
     description: How FRR's vtysh is run on the switch (the inventory's C(fabric_vtysh_command)).
     type: str

@@ -23,6 +23,8 @@ description:
   - A running config that is no longer the one its record names (changed by hand since the last deploy) is refused,
     untouched, unless I(overwrite_changes).
   - I(step=drain) or I(step=undrain) merges only the drain's lines (or their removal) over what runs.
+extends_documentation_fragment:
+  - gpucluster.fabric.bgp_gate
 options:
   config:
     description: The switch's startup-config on the controller (build/<cluster>/devices/<host>/startup-config).
@@ -69,27 +71,6 @@ options:
     description: Deploy over a running config changed since the last deploy's record.
     type: bool
     default: false
-  device:
-    description: The switch's structured config (its build's structured.yml); its BGP neighbours turn the gate on.
-    type: dict
-  peers:
-    description: The structured configs of its BGP neighbours (what each must send).
-    type: list
-    elements: dict
-    default: []
-  bgp_gate:
-    description: Which planned sessions must be Established after the commit (bgp_gate.py).
-    type: str
-    choices: [auto, all, established_before]
-    default: auto
-  bgp_timeout:
-    description: Seconds the BGP gate may take before the session is rolled back.
-    type: float
-    default: 180
-  bgp_poll:
-    description: Seconds between two reads of the switch's BGP state.
-    type: float
-    default: 10
   step:
     description: change (replace with the config), drain or undrain (merge the drain's lines, or their removal, over what runs).
     type: str

@@ -30,6 +30,7 @@ from gpufabric import specfile, twin
 from gpufabric.nos.eos import bgp, deploy, drain, eapi
 from gpufabric.plan import build_plan
 from switch_builds import deploy_one_play, write_switch_build
+from twin_eapi import eapi_access
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REASON = twin.preflight()
@@ -95,12 +96,8 @@ def eos_hosts(inventory):
 
 
 def driver(host):
-    base = twin.state_dir(CLUSTER)
-    with open(os.path.join(base, host, "eos", "eapi.port")) as f:
-        port = int(f.read())
-    with open(os.path.join(base, "eos-eapi", "password")) as f:
-        password = f.read().strip()
-    return eapi.open_driver(host, "127.0.0.1", "admin", password, port, True, os.path.join(base, "eos-eapi", "ca.pem"))
+    port, password, ca_path = eapi_access(CLUSTER, host)
+    return eapi.open_driver(host, "127.0.0.1", "admin", password, port, True, ca_path)
 
 
 def states(host):

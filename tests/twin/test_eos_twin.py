@@ -20,6 +20,7 @@ import pytest
 from gpufabric import specfile, twin
 from gpufabric.build import render_all
 from gpufabric.plan import build_plan
+from twin_eapi import eapi_access
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REASON = twin.preflight()
@@ -62,12 +63,8 @@ def _until(condition, timeout, what):
 
 def _device(host):
     from napalm import get_network_driver
-    base = twin.state_dir(CLUSTER)
-    with open(os.path.join(base, host, "eos", "eapi.port")) as f:
-        port = int(f.read())
-    with open(os.path.join(base, "eos-eapi", "password")) as f:
-        password = f.read().strip()
-    context = ssl.create_default_context(cafile=os.path.join(base, "eos-eapi", "ca.pem"))
+    port, password, ca_path = eapi_access(CLUSTER, host)
+    context = ssl.create_default_context(cafile=ca_path)
     device = get_network_driver("eos")("127.0.0.1", "admin", password, timeout=30,
                                        optional_args={"transport": "https", "port": port, "context": context})
     device.open()
@@ -86,9 +83,7 @@ def test_unverified_certificate_is_refused(fabric):
     from napalm import get_network_driver
     from napalm.base.exceptions import ConnectionException
     import pyeapi
-    base = twin.state_dir(CLUSTER)
-    with open(os.path.join(base, LEAF, "eos", "eapi.port")) as f:
-        port = int(f.read())
+    port = eapi_access(CLUSTER, LEAF)[0]
     device = get_network_driver("eos")("127.0.0.1", "admin", "x", timeout=10, optional_args={
         "transport": "https", "port": port, "context": ssl.create_default_context()})
     with pytest.raises((ConnectionException, pyeapi.eapilib.ConnectionError, ssl.SSLError, OSError)):

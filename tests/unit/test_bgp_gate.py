@@ -6,7 +6,8 @@ import pytest
 import yaml
 from conftest import load_example
 
-from gpufabric.frr_linux.bgp import deploy_gate, json_documents, problems
+from gpufabric.bgp_gate import json_documents
+from gpufabric.frr_linux.bgp import deploy_gate, problems
 from gpufabric.build import render_all
 from gpufabric.plan import build_plan
 

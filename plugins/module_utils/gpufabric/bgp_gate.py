@@ -10,10 +10,29 @@ The facts: ``{"peers": {address: {"state", "prefixes_received"}}, "routes": {pre
 ``{"valid", "best", "suppressed", "peerId"}`` (the neighbour it came from; absent for the switch's own).
 """
 import ipaddress
+import json
+import time
 
 from .nos_registry import home, nos_of
 
 BGP_GATES = ("auto", "all", "established_before")
+
+
+def json_documents(text):
+    """The JSON documents a switch printed one after another for the gate's commands (what a home's reader parses),
+    up to the first that is not JSON."""
+    decoder, docs, pos = json.JSONDecoder(), [], 0
+    text = text or ""
+    while True:
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+        if pos >= len(text):
+            return docs
+        try:
+            doc, pos = decoder.raw_decode(text, pos)
+        except ValueError:
+            return docs
+        docs.append(doc)
 
 
 def originated(cfg):
@@ -81,6 +100,18 @@ def problems(observed, cfg, required, peer_cfgs=(), own=True):
             found.append("%s sent %d prefixes, the plan needs at least %d; missing %s"
                          % (_peer_label(neighbor), received, len(expected), ", ".join(missing) or "none"))
     return found
+
+
+def wait(gate, timeout, poll):
+    """The BGP gate's problems once it passed ([]) or, after ``timeout`` seconds, the last ones it found: ``gate()``
+    is one look at the switch (a deploy's own reading of its home's ``GATE_COMMANDS`` through ``deploy_gate``),
+    asked again every ``poll`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = gate()
+        if not found or time.monotonic() >= deadline:
+            return found
+        time.sleep(poll)
 
 
 def deploy_gate(text, cfg, before, gate="auto", peer_cfgs=()):

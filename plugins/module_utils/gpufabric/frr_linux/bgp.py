@@ -11,22 +11,6 @@ from .parsers import bgp_summary
 GATE_COMMANDS = ("show bgp vrf default ipv4 unicast summary json", "show bgp vrf default ipv4 unicast json")
 
 
-def json_documents(text):
-    """The JSON documents printed one after another by a vtysh call with several -c."""
-    decoder, docs, pos = json.JSONDecoder(), [], 0
-    text = text or ""
-    while True:
-        while pos < len(text) and text[pos].isspace():
-            pos += 1
-        if pos >= len(text):
-            return docs
-        try:
-            doc, pos = decoder.raw_decode(text, pos)
-        except ValueError:
-            return docs
-        docs.append(doc)
-
-
 def _path(path):
     return {"valid": path.get("valid"), "best": path.get("bestpath") or path.get("best"),
             "suppressed": path.get("suppressed"), "peerId": path.get("peerId")}
@@ -34,7 +18,7 @@ def _path(path):
 
 def observe(text):
     """vtysh's output of GATE_COMMANDS -> the gate's facts ({"peers", "routes"}), None when it printed no JSON."""
-    docs = json_documents(text)
+    docs = bgp_gate.json_documents(text)   # a vtysh call with several -c prints them one after another
     if not docs:
         return None
     peers = bgp_summary(json.dumps(docs[0]))["peers"]

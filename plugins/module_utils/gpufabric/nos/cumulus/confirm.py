@@ -131,16 +131,6 @@ def nvue_diff(client, cli, patch):
             % (client.hostname, client.hostname, rev, text if text.endswith("\n") or not text else text + "\n")}
 
 
-def gate_wait(gate, timeout, poll):
-    """The BGP gate's problems once it passed ([]) or, after ``timeout`` seconds, the last ones it found."""
-    deadline = time.monotonic() + timeout
-    while True:
-        found = gate()
-        if not found or time.monotonic() >= deadline:
-            return found
-        time.sleep(poll)
-
-
 def wait_state(client, rev, states, timeout, poll):
     """The revision's view once its state is one of ``states``, or the last one after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout

@@ -12,8 +12,8 @@ the build does not render and a deploy must not take from the switch. The same c
 """
 import re
 
-from .confirm import (CliError, DeployError, apply_confirmed, changed_by_hand, gate_wait, nvue_diff, record_message,
-                      wait_state)
+from ... import bgp_gate
+from .confirm import CliError, DeployError, apply_confirmed, changed_by_hand, nvue_diff, record_message, wait_state
 from .nvue_client import APPLIED, FAILED, NvueError, issue_text, merge
 
 # Paths a deploy never unsets when the target lacks them: the switch's accounts, the API the deploy talks
@@ -204,7 +204,7 @@ def _check_after(client, desired, rev, gate, gate_timeout, gate_poll):
     """The read-back and the BGP gate after an apply: a problem, or None."""
     if client.config("applied") != desired:
         return "NVUE revision %s is applied but the applied configuration differs from the target" % rev
-    found = gate_wait(gate, gate_timeout, gate_poll) if gate is not None else []
+    found = bgp_gate.wait(gate, gate_timeout, gate_poll) if gate is not None else []
     if found:
         return "NVUE revision %s is applied but the BGP gate did not pass within %ss: %s" % (
             rev, gate_timeout, "; ".join(found[:6]) + ("; and %d more" % (len(found) - 6) if len(found) > 6 else ""))

@@ -17,51 +17,38 @@ import shlex
 from .deploy import DEFAULT_KEEP
 from .render import FILE, render_switches
 
-# Run on the switch by the script (python3 and PyYAML are NVUE's own): the startup.yaml's `set` documents merged, plus
-# what `nv config show -o json` has under each kept path the file does not set, written as one NVUE document (JSON is
-# YAML) for `nv config replace`.
-_MERGE = """import json, sys, yaml
+# Run on the switch by the script (python3 and PyYAML are NVUE's own), after the deploy's own merge and kept paths
+# (_program): the startup.yaml's `set` documents merged, plus what `nv config show -o json` has under each kept path
+# the file does not set, written as one NVUE document (JSON is YAML) for `nv config replace`.
+_MAIN = """import json, sys, yaml
 keep = %s
-def merge(tree, patch):
-    if not isinstance(patch, dict):
-        return patch
-    out = dict(tree) if isinstance(tree, dict) else {}
-    for key, value in patch.items():
-        if value is None:
-            out.pop(key, None)
-        else:
-            out[key] = merge(out.get(key), value)
-    return out
 def sets(docs):
     config = {}
     for doc in docs if isinstance(docs, list) else [docs]:
         if isinstance(doc, dict) and isinstance(doc.get("set"), dict):
             config = merge(config, doc["set"])
     return config
-def get(tree, keys):
-    for key in keys:
-        if not isinstance(tree, dict) or key not in tree:
-            return None
-        tree = tree[key]
-    return tree
 with open(sys.argv[1]) as f:
     docs = yaml.safe_load(f) or []
 with open(sys.argv[2]) as f:
     running = sets(json.load(f))
-target = sets(docs)
-for path in keep:
-    keys = path.split(".")
-    have = get(running, keys)
-    if have is None or get(target, keys) is not None:
-        continue
-    node = target
-    for key in keys[:-1]:
-        node = node.setdefault(key, {})
-    node[keys[-1]] = have
+target = with_kept(sets(docs), running, keep)
 header = next((d["header"] for d in docs if isinstance(d, dict) and "header" in d), {})
 with open(sys.argv[3], "w") as f:
     json.dump([{"header": header}, {"set": target}], f)
 """
+
+
+def _program():
+    """The merge the script runs on the switch: the deploy's own functions (nvue_client.merge, deploy.with_kept), as
+    their source, so that ZTP and a deploy merge one way, and _MAIN over them."""
+    import inspect
+
+    from . import deploy, nvue_client
+
+    return "".join(inspect.getsource(f) + "\n\n" for f in (nvue_client.merge, deploy._get, deploy.with_kept)) \
+        + _MAIN % (list(DEFAULT_KEEP),)
+
 
 SCRIPT = "cumulus-ztp.sh"
 MARKER = "CUMULUS-AUTOPROVISIONING"
@@ -88,7 +75,7 @@ def script(host, settings):
         "grep -q \"hostname: \\\"\\?${expected}\\\"\\?$\" \"$startup\" || { echo \"$startup is not ${expected}'s\" >&2; exit 1; }",
         "nv config show -o json > \"$running\"",
         "python3 - \"$startup\" \"$running\" \"$target\" <<'GPUFABRIC_MERGE'",
-        _MERGE % (list(DEFAULT_KEEP),) + "GPUFABRIC_MERGE",
+        _program() + "GPUFABRIC_MERGE",
         "nv config replace \"$target\"",
         "nv config apply -y",
         "nv config save",

@@ -6,8 +6,6 @@ command reference of ``show ip bgp summary`` / ``show ip bgp``): the summary's `
 with ``peerState`` and ``prefixReceived``; the table's ``vrfs.<vrf>.bgpRouteEntries.<prefix>.bgpRoutePaths``, each
 path with ``routeType`` (``valid``, ``active``: the best path, ``suppressed``) and ``peerEntry.peerAddr`` (absent,
 empty or 0.0.0.0 for the switch's own)."""
-import json
-
 from ... import bgp_gate
 
 GATE_COMMANDS = ("show ip bgp summary", "show ip bgp")
@@ -17,18 +15,7 @@ def documents(text):
     """The JSON documents of a gate read: one JSON list of runCmds results, or documents one after another."""
     if isinstance(text, (list, dict)):
         return list(text) if isinstance(text, list) else [text]
-    decoder, docs, pos = json.JSONDecoder(), [], 0
-    text = text or ""
-    while True:
-        while pos < len(text) and text[pos].isspace():
-            pos += 1
-        if pos >= len(text):
-            break
-        try:
-            doc, pos = decoder.raw_decode(text, pos)
-        except ValueError:
-            break
-        docs.append(doc)
+    docs = bgp_gate.json_documents(text)
     if len(docs) == 1 and isinstance(docs[0], list):
         return docs[0]
     return docs

@@ -25,7 +25,8 @@ one its record names was changed since the last deploy, by hand or by another to
 switch without a record (factory-empty, or never deployed by this collection) is not refused.
 """
 import hashlib
-import time
+
+from ... import bgp_gate
 
 RECORD = "gpucluster.fabric deploy sha256="
 # The route-map holding the record: referenced by nothing, a single deny entry, so it changes no routing.
@@ -133,16 +134,6 @@ def _bounded(items, n=6):
     return "; ".join(items[:n]) + ("; and %d more" % (len(items) - n) if len(items) > n else "")
 
 
-def gate_wait(gate, timeout, poll):
-    """The BGP gate's problems once it passed ([]) or, after ``timeout`` seconds, the last ones it found."""
-    deadline = time.monotonic() + timeout
-    while True:
-        found = gate()
-        if not found or time.monotonic() >= deadline:
-            return found
-        time.sleep(poll)
-
-
 def _session(driver, text, merge=None):
     """Load ``text`` into a fresh session (or, with ``merge``, those lines over what runs), then the deploy's record
     of the session's configuration; returns the session's diff."""
@@ -200,7 +191,7 @@ def _gate_then_confirm(driver, hostname, session, gate, gate_timeout, gate_poll,
     """After the commit: the BGP gate, then the confirmation; a failed gate rolls the session back. Raises
     DeployError saying what runs on the switch when the change is not kept."""
     try:
-        found = gate_wait(gate, gate_timeout, gate_poll) if gate is not None else []
+        found = bgp_gate.wait(gate, gate_timeout, gate_poll) if gate is not None else []
     except Exception as exc:
         if confirm:
             raise DeployError("%s: lost the switch after committing session %s with a %ds commit timer (%s); not "

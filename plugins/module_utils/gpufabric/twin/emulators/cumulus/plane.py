@@ -15,14 +15,9 @@ once; each switch keeps its own revisions, users, certificate and startup file.
 """
 import json
 import os
-import secrets
-import signal
-import subprocess
 import sys
-import threading
-import time
 
-from ... import daemons, netns_env
+from ... import daemons, netns_env, plane_process
 from . import factory
 
 # The twin's desired state (twin/desired.py) asks these: a Cumulus switch applies its own configuration.
@@ -48,23 +43,11 @@ def switch_dir(state_dir, host):
     return os.path.join(state_dir, host, "nvue")
 
 
-def _write(path, text, mode=0o644):
-    tmp = path + ".tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
-def _module_utils():
-    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
-
-
 def _write_commands():
     os.makedirs(BIN_DIR, exist_ok=True)
     text = ("#!%s\n# NVUE's nv on a Cumulus switch of the twin (gpufabric twin/emulators/cumulus/nv_cli.py).\nimport sys\n"
             "sys.path.insert(0, %r)\nfrom gpufabric.twin.emulators.cumulus.nv_cli import main\nsys.exit(main(sys.argv[1:]))\n"
-            % (sys.executable, _module_utils()))
+            % (sys.executable, plane_process.module_utils()))
     return daemons.write_if_changed(os.path.join(BIN_DIR, "nv"), text, 0o755, owner=None)
 
 
@@ -92,32 +75,11 @@ def boot_facts(text):
     return release, mgmt
 
 
-def _pid(state_dir):
-    try:
-        with open(os.path.join(api_dir(state_dir), "daemon.pid")) as f:
-            pid = int(f.read().strip())
-        with open("/proc/%d/cmdline" % pid, "rb") as f:
-            return pid if b"twin.emulators.cumulus.plane" in f.read() else None
-    except (OSError, ValueError):
-        return None
+PLANE = "twin.emulators.cumulus.plane"   # this module, as its serving process runs it (python -m gpufabric.<PLANE>)
 
 
 def _stop(state_dir):
-    pid = _pid(state_dir)
-    if pid is None:
-        return False
-    os.kill(pid, signal.SIGTERM)
-    deadline = time.monotonic() + 10
-    while os.path.exists("/proc/%d" % pid) and time.monotonic() < deadline:
-        try:
-            if os.waitpid(pid, os.WNOHANG)[0]:
-                break
-        except ChildProcessError:
-            pass
-        time.sleep(0.05)
-    if os.path.exists("/proc/%d" % pid):
-        os.kill(pid, signal.SIGKILL)
-    return True
+    return plane_process.plane_stop(api_dir(state_dir), PLANE)
 
 
 def apply(state_dir, switches):
@@ -131,9 +93,7 @@ def apply(state_dir, switches):
     os.makedirs(base, exist_ok=True)
     if _write_commands():
         changes.append("nv written to %s" % BIN_DIR)
-    password = os.path.join(base, "password")
-    if not os.path.exists(password):
-        _write(password, secrets.token_urlsafe(18) + "\n", 0o600)
+    plane_process.plane_password(base)
     for host, _release, startup in switches:
         os.makedirs(switch_dir(state_dir, host), exist_ok=True)
         # Commands reaching the switch through the netns connection find nv first on PATH, as on the switch.
@@ -142,39 +102,9 @@ def apply(state_dir, switches):
         path = os.path.join(switch_dir(state_dir, host), "startup.yaml")
         if not os.path.exists(path):
             # No startup configuration delivered (ZTP, the build): the switch boots its factory one, as a new switch.
-            _write(path, startup if startup is not None else factory.factory_startup(_release or factory.RELEASE))
-    wanted = json.dumps({"switches": [[host, release] for host, release, _s in sorted(switches)]}, indent=1) + "\n"
-    listing = os.path.join(base, "switches.json")
-    try:
-        with open(listing, encoding="utf-8") as f:
-            same = f.read() == wanted
-    except OSError:
-        same = False
-    if same and _pid(state_dir) and os.path.exists(os.path.join(base, "ready")):
-        return changes
-    if _stop(state_dir):
-        changes.append("NVUE API stopped")
-    _write(listing, wanted)
-    ready = os.path.join(base, "ready")
-    if os.path.exists(ready):
-        os.remove(ready)
-    env = dict(os.environ, PYTHONPATH=_module_utils())
-    with open(os.path.join(base, "daemon.log"), "ab") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "gpufabric.twin.emulators.cumulus.plane", "--state-dir", state_dir],
-                                stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env, start_new_session=True)
-    _write(os.path.join(base, "daemon.pid"), "%d\n" % proc.pid)
-    deadline = time.monotonic() + READY_TIMEOUT
-    while not os.path.exists(ready):
-        if proc.poll() is not None or time.monotonic() > deadline:
-            if proc.poll() is None:
-                proc.kill()
-            with open(os.path.join(base, "daemon.log"), encoding="utf-8", errors="replace") as f:
-                tail = f.read().strip().splitlines()[-1:] or ["no output"]
-            raise PlaneError("the NVUE API of the Cumulus switches did not start within %.0f s: %s"
-                             % (READY_TIMEOUT, tail[0]))
-        time.sleep(0.1)
-    changes.append("NVUE API serving %d Cumulus switches" % len(switches))
-    return changes
+            plane_process.write_state(path, startup if startup is not None else factory.factory_startup(_release or factory.RELEASE))
+    return changes + plane_process.plane_start(base, PLANE, state_dir, switches, ("NVUE API", "Cumulus switches"),
+                                               READY_TIMEOUT, PlaneError)
 
 
 def remove(state_dir, names):
@@ -225,7 +155,7 @@ def _switch(state_dir, host, release, password, validator):
         except SwitchError as exc:
             raise ApplyError(str(exc))
         mgmt.sync(host, config, boot)
-        _write(applied_file, json.dumps(config, indent=1, sort_keys=True) + "\n")
+        plane_process.write_state(applied_file, json.dumps(config, indent=1, sort_keys=True) + "\n")
 
     switch = NvueSwitch(host, {USER: password}, release=release, validator=validator, applier=applier,
                         startup_path=os.path.join(directory, "startup.yaml"))
@@ -238,10 +168,7 @@ def serve(state_dir):
     from .nvue_http import NvueApiServer, self_signed_certificate
 
     base = api_dir(state_dir)
-    with open(os.path.join(base, "switches.json"), encoding="utf-8") as f:
-        listing = json.load(f)["switches"]
-    with open(os.path.join(base, "password"), encoding="utf-8") as f:
-        password = f.read().strip()
+    listing, password = plane_process.plane_listing(base)
     validators = {}
     switches = []
     for host, release in listing:
@@ -258,11 +185,7 @@ def serve(state_dir):
             return "%s: the startup configuration does not apply: %s" % (host, exc)
         return None
 
-    from concurrent.futures import ThreadPoolExecutor
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        failed = [problem for problem in pool.map(boot, switches) if problem]
-    if failed:
-        raise SystemExit(failed[0])
+    plane_process.plane_boot(boot, switches, 8)
     servers = []
     for host, directory, _applier, switch in switches:
         cert = os.path.join(directory, "nvue-api.pem")
@@ -270,24 +193,13 @@ def serve(state_dir):
         if not (os.path.exists(cert) and os.path.exists(key)):
             cert, key = self_signed_certificate(directory, names=(host, "localhost"), addresses=("127.0.0.1",))
         server = NvueApiServer(switch, cert, key, host="127.0.0.1", port=0).start()
-        _write(os.path.join(directory, "api.port"), "%d\n" % server.port)
+        plane_process.write_state(os.path.join(directory, "api.port"), "%d\n" % server.port)
         servers.append(server)
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_a: stop.set())
-    _write(os.path.join(base, "ready"), "%d\n" % os.getpid())
-    while not stop.wait(3600):
-        pass
-    for server in servers:
-        server.stop()
+    plane_process.plane_serve(base, servers, 3600)
 
 
 def main(argv=None):
-    import argparse
-
-    parser = argparse.ArgumentParser(description="the NVUE API of the twin's Cumulus switches")
-    parser.add_argument("--state-dir", required=True)
-    args = parser.parse_args(argv)
-    serve(args.state_dir)
+    plane_process.plane_main(serve, "the NVUE API of the twin's Cumulus switches", argv)
 
 
 if __name__ == "__main__":

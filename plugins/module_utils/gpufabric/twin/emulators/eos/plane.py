@@ -11,15 +11,9 @@ Each switch's eAPI listens on 127.0.0.1 at the port in its eapi.port (a switch l
 (twin.yml's default), or, when the twin boots its switches empty (``frr_config: blank``/``factory``), EOS's factory
 configuration (cli.FACTORY_CONFIG). docs/twin.md, "The eAPI stand-in (Arista EOS switches)".
 """
-import json
 import os
-import secrets
-import signal
-import subprocess
-import sys
-import threading
-import time
 
+from ... import plane_process
 from . import namespace
 
 SELF_APPLYING = True
@@ -42,18 +36,6 @@ def api_dir(state_dir):
 
 def switch_dir(state_dir, host):
     return os.path.join(state_dir, host, "eos")
-
-
-def _write(path, text, mode=0o644):
-    tmp = path + ".tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
-def _module_utils():
-    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
 
 
 kernel_port = namespace.kernel_port   # the twin's desired.py asks the plane for the namespace's port names
@@ -86,32 +68,11 @@ def empty_frr_conf(host):
     return frr_conf(Config(), host)
 
 
-def _pid(state_dir):
-    try:
-        with open(os.path.join(api_dir(state_dir), "daemon.pid")) as f:
-            pid = int(f.read().strip())
-        with open("/proc/%d/cmdline" % pid, "rb") as f:
-            return pid if b"twin.emulators.eos.plane" in f.read() else None
-    except (OSError, ValueError):
-        return None
+PLANE = "twin.emulators.eos.plane"   # this module, as its serving process runs it (python -m gpufabric.<PLANE>)
 
 
 def _stop(state_dir):
-    pid = _pid(state_dir)
-    if pid is None:
-        return False
-    os.kill(pid, signal.SIGTERM)
-    deadline = time.monotonic() + 10
-    while os.path.exists("/proc/%d" % pid) and time.monotonic() < deadline:
-        try:
-            if os.waitpid(pid, os.WNOHANG)[0]:
-                break
-        except ChildProcessError:
-            pass
-        time.sleep(0.05)
-    if os.path.exists("/proc/%d" % pid):
-        os.kill(pid, signal.SIGKILL)
-    return True
+    return plane_process.plane_stop(api_dir(state_dir), PLANE)
 
 
 def apply(state_dir, switches, namespaced=True):
@@ -120,48 +81,15 @@ def apply(state_dir, switches, namespaced=True):
     process is started, or restarted when the set of switches changed. Returns changes."""
     if not switches:
         return []
-    changes = []
     base = api_dir(state_dir)
     os.makedirs(base, exist_ok=True)
-    password = os.path.join(base, "password")
-    if not os.path.exists(password):
-        _write(password, secrets.token_urlsafe(18) + "\n", 0o600)
+    plane_process.plane_password(base)
     for host, _release, startup in switches:
         os.makedirs(switch_dir(state_dir, host), exist_ok=True)
         path = os.path.join(switch_dir(state_dir, host), "startup-config")
         if startup is not None and not os.path.exists(path):
-            _write(path, startup)
-    wanted = json.dumps({"switches": [[host, release] for host, release, _s in sorted(switches)]}, indent=1) + "\n"
-    listing = os.path.join(base, "switches.json")
-    try:
-        with open(listing, encoding="utf-8") as f:
-            same = f.read() == wanted
-    except OSError:
-        same = False
-    if same and _pid(state_dir) and os.path.exists(os.path.join(base, "ready")):
-        return changes
-    if _stop(state_dir):
-        changes.append("eAPI stopped")
-    _write(listing, wanted)
-    ready = os.path.join(base, "ready")
-    if os.path.exists(ready):
-        os.remove(ready)
-    env = dict(os.environ, PYTHONPATH=_module_utils())
-    with open(os.path.join(base, "daemon.log"), "ab") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "gpufabric.twin.emulators.eos.plane", "--state-dir", state_dir],
-                                stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env, start_new_session=True)
-    _write(os.path.join(base, "daemon.pid"), "%d\n" % proc.pid)
-    deadline = time.monotonic() + READY_TIMEOUT
-    while not os.path.exists(ready):
-        if proc.poll() is not None or time.monotonic() > deadline:
-            if proc.poll() is None:
-                proc.kill()
-            with open(os.path.join(base, "daemon.log"), encoding="utf-8", errors="replace") as f:
-                tail = f.read().strip().splitlines()[-1:] or ["no output"]
-            raise PlaneError("the eAPI of the EOS switches did not start within %.0f s: %s" % (READY_TIMEOUT, tail[0]))
-        time.sleep(0.1)
-    changes.append("eAPI serving %d EOS switches" % len(switches))
-    return changes
+            plane_process.write_state(path, startup)
+    return plane_process.plane_start(base, PLANE, state_dir, switches, ("eAPI", "EOS switches"), READY_TIMEOUT, PlaneError)
 
 
 def remove(state_dir, names):
@@ -185,7 +113,7 @@ def _save_startup(state_dir):
     def save(switch):
         path = os.path.join(switch_dir(state_dir, switch.host), "startup-config")
         if getattr(switch, "_saved", None) is not switch.startup:
-            _write(path, switch.startup.text())
+            plane_process.write_state(path, switch.startup.text())
             switch._saved = switch.startup
     return save
 
@@ -195,10 +123,7 @@ def serve(state_dir):
     from .http import EapiServer, issue, make_ca
 
     base = api_dir(state_dir)
-    with open(os.path.join(base, "switches.json"), encoding="utf-8") as f:
-        listing = json.load(f)["switches"]
-    with open(os.path.join(base, "password"), encoding="utf-8") as f:
-        password = f.read().strip()
+    listing, password = plane_process.plane_listing(base)
     make_ca(base)
     switches = []
     for host, release in listing:
@@ -220,11 +145,7 @@ def serve(state_dir):
             return "%s: the startup-config does not apply: %s" % (switch.host, exc)
         return None
 
-    from concurrent.futures import ThreadPoolExecutor
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        failed = [problem for problem in pool.map(boot, switches) if problem]
-    if failed:
-        raise SystemExit(failed[0])
+    plane_process.plane_boot(boot, switches, 4)
     for switch in switches:
         switch.oper.name_ports()
     servers = []
@@ -233,27 +154,19 @@ def serve(state_dir):
         directory = switch_dir(state_dir, switch.host)
         cert, key = issue(base, directory, switch.host)
         server = EapiServer(switch, cert, key, USER, password).start()
-        _write(os.path.join(directory, "eapi.port"), "%d\n" % server.port)
+        plane_process.write_state(os.path.join(directory, "eapi.port"), "%d\n" % server.port)
         servers.append(server)
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_a: stop.set())
-    _write(os.path.join(base, "ready"), "%d\n" % os.getpid())
-    # Commit timers run out without a request; write memory lands in the switch's startup-config file.
-    while not stop.wait(TICK):
+
+    def tick():
+        # Commit timers run out without a request; write memory lands in the switch's startup-config file.
         for switch in switches:
             switch.tick()
             save(switch)
-    for server in servers:
-        server.stop()
+    plane_process.plane_serve(base, servers, TICK, tick)
 
 
 def main(argv=None):
-    import argparse
-
-    parser = argparse.ArgumentParser(description="the eAPI of the twin's EOS switches")
-    parser.add_argument("--state-dir", required=True)
-    args = parser.parse_args(argv)
-    serve(args.state_dir)
+    plane_process.plane_main(serve, "the eAPI of the twin's EOS switches", argv)
 
 
 if __name__ == "__main__":
