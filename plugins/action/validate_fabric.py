@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 
+from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.nos_registry import home
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.progress import selected_stages
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.tenants.state import assignment_for
 from ansible_collections.gpucluster.fabric.plugins.module_utils.gpufabric.validate.checks import CHECKS, select
@@ -49,13 +50,34 @@ def _var(hostvars, host, key, default=None):
     return default if value is None else value
 
 
+def _api_hosts(plan, hostvars):
+    """{switch: {setting: value}} of the switches reached over their NOS's own API: a home whose collectors give
+    ``API_VARS`` ({setting: host variable}) and ``api_transport``, for a switch whose host variables set the first
+    (its address). Under transport auto or netns those switches are read there, as on a real fabric: the twin's
+    stand-in answers its NOS's API, not a tool in the namespace."""
+    out = {}
+    for dev in plan.devices:
+        if not dev.nos or dev.name not in hostvars:
+            continue
+        collectors = home(dev.nos).collectors
+        names = getattr(collectors, "API_VARS", None)
+        if not names or not hasattr(collectors, "api_transport"):
+            continue
+        settings = {key: _var(hostvars, dev.name, var) for key, var in names.items()}
+        if settings[next(iter(names))]:
+            out[dev.name] = settings
+    return out
+
+
 class ActionModule(PlannedAction):
     PROGRESS = "validate"
     _VALID_ARGS = frozenset(("spec", "build_dir", "tenants", "drain", "undrain", "replace", "restore", "transport", "max_workers",
                              "fail_on_failure", "include", "exclude", "thresholds", "networks", "devices", "lldp_socket",
                              "phase"))
 
-    def _transport_of(self, host, hostvars, default):
+    def _transport_of(self, host, hostvars, default, api=None):
+        if api and host in api and default in ("auto", "netns"):
+            return "api"
         if default != "auto":
             return default
         if _var(hostvars, host, "ansible_connection") == NETNS_CONNECTION:
@@ -87,10 +109,18 @@ class ActionModule(PlannedAction):
                    "port": _var(hostvars, host, "ansible_port"),
                    "flavour": flavours[host]}
             for host in flavours if host in hostvars})
-        commands = command_collector(lambda host: netns if self._transport_of(host, hostvars, default) == "netns" else ssh)
+        api = _api_hosts(plan, hostvars)
+        by_nos = {nos: home(nos).collectors.api_transport({h: s for h, s in api.items() if flavours[h] == nos})
+                  for nos in {flavours[h] for h in api}}
+
+        def transport_for(host):
+            kind = self._transport_of(host, hostvars, default, api)
+            return by_nos[flavours[host]] if kind == "api" else netns if kind == "netns" else ssh
+
+        commands = command_collector(transport_for)
 
         def collect(dev, sources, expect):
-            if self._transport_of(dev.name, hostvars, default) != "napalm":
+            if self._transport_of(dev.name, hostvars, default, api) != "napalm":
                 return commands(dev, sources, expect)
             return collect_napalm(dev.name, dev.role, sources, _var(hostvars, dev.name, "napalm_driver"),
                                   _var(hostvars, dev.name, "ansible_host", dev.name),

@@ -12,10 +12,14 @@ operator runs:
   the previous configuration running again, its sessions up;
 - drain.yml and undrain.yml of a spine: one configuration session each, the record kept;
 - a spec change deployed to a running spine drains it first (drain, change while drained, undrain: three sessions).
-validate.yml is not run here: the twin's EOS switches give validation no tool yet (docs/eos.md, "Deploy").
+- validate.yml (after the deploy, the fabric converged) reads every EOS switch over its eAPI and finds 0 FAIL, 0 ERROR,
+  with each switch's cabling, ports, BGP sessions and RoCE QoS observed, not skipped; at the end of the file a spine's
+  BGP session shut and a leaf's server port shut, over eAPI, are named by validate.yml with device and peer or port.
 
 Needs root, FRR and lldpd (`make setup`); skipped with the reason otherwise. About 13 minutes on a busy 2-core machine.
 """
+import ipaddress
+import json
 import os
 import re
 import shutil
@@ -143,6 +147,50 @@ def test_deploy_brings_bgp_up_and_a_second_deploy_changes_nothing(inventory, lab
     assert {h: n for h, n in recap(again.stdout).items() if n} == {}
 
 
+def validate(inventory, build_dir):
+    return playbook(inventory, "validate.yml", "-e", "build_dir=%s" % build_dir)
+
+
+def report(build_dir):
+    with open(os.path.join(build_dir, "validation", CLUSTER, "report.json")) as f:
+        return json.load(f)
+
+
+def converged(inventory, lab, hosts):
+    """Every EOS switch's planned sessions Established (bounded): an operator validates a converged fabric."""
+    for host in hosts:
+        with open(os.path.join(lab, CLUSTER, "devices", host, "structured.yml")) as f:
+            until_established(host, [n["ip"] for n in yaml.safe_load(f)["bgp"]["neighbors"]])
+
+
+def test_validate_finds_the_deployed_eos_fabric_as_planned(inventory, lab, deployed):
+    """validate.yml reads every EOS switch over its eAPI (the host variables eos_eapi_*, the twin's CA checked) and
+    its servers in their namespaces: 0 FAIL, 0 ERROR, and each EOS switch's cabling (LLDP), ports, BGP and RoCE
+    QoS were observed on the switch, not skipped."""
+    assert deployed.returncode == 0
+    _plan, hosts = eos_hosts(inventory)
+    converged(inventory, lab, hosts)
+    for _attempt in range(3):   # routes settle a few seconds after the sessions: bounded
+        checked = validate(inventory, lab)
+        if checked.returncode == 0:
+            break
+        time.sleep(10)
+    print("\n".join(line for line in checked.stdout.splitlines() if "validate %s" % CLUSTER in line))
+    assert checked.returncode == 0, checked.stdout[-5000:]
+    found = re.search(r"validate %s: (\d+) devices, FAIL 0, ERROR 0, SKIP \d+, PASS \d+" % CLUSTER, checked.stdout)
+    assert found and int(found.group(1)) >= len(hosts), checked.stdout[-3000:]
+    results = report(lab)["results"]
+    observed = {"cabling", "link_state", "mtu", "bgp_sessions", "qos_backend_links"}
+    for host in hosts:
+        # A link's QoS result stands on its upper end, naming both ends ("<spine> <port> -- <leaf> <port>").
+        passed = {r["check"] for r in results if r["status"] == "PASS" and (
+            r["device"] == host or (r["check"] == "qos_backend_links" and " -- %s " % host in r["message"]))}
+        skipped = {r["check"] for r in results if r["device"] == host and r["status"] == "SKIP"}
+        assert observed <= passed and not observed & skipped, (host, passed, skipped)
+    assert any(r["check"] == "leaf_summaries" and r["status"] == "PASS" for r in results)
+    assert any(r["check"] == "ecmp_width" and r["status"] == "PASS" for r in results)
+
+
 def test_a_hand_change_is_refused_shown_with_check_diff_and_overwritten_on_request(inventory, deployed, tmp_path):
     assert deployed.returncode == 0
     device = driver(LEAF)
@@ -234,3 +282,47 @@ def test_a_change_on_a_running_spine_drains_it_first(inventory, lab, deployed, t
     assert "minimum-threshold 200 kbytes" in now and "GPUFABRIC_DRAIN" not in now and not deploy.changed_by_hand(now)
     again = playbook(inventory, "deploy.yml", "-e", "build_dir=%s" % build, "-e", "spec=%s" % spec, "--limit", SPINE)
     assert again.returncode == 0 and recap(again.stdout).get(SPINE) == 0, again.stdout[-3000:]
+
+
+def eapi_config(host, *lines):
+    device = driver(host)
+    try:
+        device.device.run_commands(["configure"] + list(lines) + ["end"])
+    finally:
+        device.close()
+
+
+def test_validate_names_a_shut_bgp_session_and_a_shut_port_on_live_switches(inventory, lab, deployed):
+    """Two faults made on running switches over eAPI, found by validate.yml from what the switches show: a spine's
+    session to a leaf shut down (`neighbor ... shutdown`: EOS's Idle with reason Admin), named on the spine with the
+    peer address and on the leaf from the spine's view; a leaf's server port shut down, named on the leaf with its
+    port and on the server as the far end administratively down."""
+    assert deployed.returncode == 0
+    plan, hosts = eos_hosts(inventory)
+    converged(inventory, lab, hosts)
+    uplink = next(link for link in plan.links if link.tier == "leaf-spine" and link.a.name == SPINE and link.b.name == LEAF)
+    spine_ip, leaf_ip = (str(ipaddress.ip_address(uplink.ipv4 + i)) for i in (0, 1))
+    down = next(link for link in plan.links if link.tier == "server" and link.a.name == LEAF)
+    asn = re.search(r"^router bgp (\d+)", running(SPINE), re.M).group(1)
+    eapi_config(SPINE, "router bgp %s" % asn, "neighbor %s shutdown" % leaf_ip)
+    eapi_config(LEAF, "interface %s" % down.a_port, "shutdown")
+    try:
+        deadline = time.monotonic() + 60
+        while states(SPINE).get(leaf_ip) == "Established" and time.monotonic() < deadline:
+            time.sleep(2)
+        checked = validate(inventory, lab)
+        print("\n".join(line for line in checked.stdout.splitlines() if "FAIL " in line or "ERROR " in line)[:4000])
+        assert checked.returncode != 0
+        got = {(r["device"], r["check"], r["object"]): r["message"] for r in report(lab)["results"]
+               if r["status"] in ("FAIL", "ERROR")}
+        assert "is Idle (Admin), planned Established" in got[(SPINE, "bgp_sessions", leaf_ip)], got
+        assert "%s has neighbour %s shut down" % (SPINE, leaf_ip) in got[(LEAF, "bgp_sessions", spine_ip)], got
+        assert "administratively down here" in got[(LEAF, "link_state", down.a_port)], got
+        assert "the far end %s %s is administratively down" % (LEAF, down.a_port) in got[(down.b.name, "link_state", down.b_port)]
+        # Only the two faults' own sessions fail BGP; every EOS switch was read.
+        assert {key for key in got if key[1] == "bgp_sessions"} == {(SPINE, "bgp_sessions", leaf_ip),
+                                                                   (LEAF, "bgp_sessions", spine_ip)}, got
+        assert not [key for key, message in got.items() if key[0] in hosts and "could not collect" in message], got
+    finally:
+        eapi_config(SPINE, "router bgp %s" % asn, "no neighbor %s shutdown" % leaf_ip)
+        eapi_config(LEAF, "interface %s" % down.a_port, "no shutdown")

@@ -126,6 +126,23 @@ def test_translation_to_links_and_frr():
     assert "ntp" not in frr and "logging" not in frr
 
 
+def test_a_neighbour_shut_down_is_shut_in_frr_and_idle_for_reason_admin_in_the_summary():
+    config = Config.parse(LEAF.replace("   neighbor 10.16.0.0 peer group FABRIC\n",
+                                       "   neighbor 10.16.0.0 peer group FABRIC\n   neighbor 10.16.0.0 shutdown\n"))
+    assert " neighbor 10.16.0.0 shutdown" in translate.frr_conf(config, "x").splitlines()
+
+    class Oper(eapi.Oper):
+        def bgp(self):
+            return {"as": 64514, "routerId": "10.32.0.1", "peers": {
+                "10.16.0.0": {"remoteAs": 64513, "state": "Idle (Admin)"},
+                "10.16.0.2": {"remoteAs": 64513, "state": "Established"}}}
+
+    sw = eapi.EosSwitch("leaf1", "7060X6-64PE", "JPE1", "00:1c:73:00:00:01", oper=Oper())
+    peers = sw.run_cmds(["show ip bgp summary"])[0][0]["vrfs"]["default"]["peers"]
+    assert peers["10.16.0.0"]["peerState"] == "Idle" and peers["10.16.0.0"]["peerStateIdleReason"] == "Admin"
+    assert peers["10.16.0.2"]["peerState"] == "Established" and "peerStateIdleReason" not in peers["10.16.0.2"]
+
+
 def test_bfd_timers_other_than_bfdds_are_refused():
     config = Config.parse(LEAF.replace("bfd interval 300 min-rx 300 multiplier 3", "bfd interval 100 min-rx 100 multiplier 3"))
     with pytest.raises(translate.Unsupported, match="bfd"):

@@ -3,7 +3,8 @@ JSON), and EOS's answer read as the gate's facts (bgp_gate.py).
 
 The field names are EOS's eAPI JSON as Arista documents it (EOS User Manual, "BGP" show commands, and the eAPI
 command reference of ``show ip bgp summary`` / ``show ip bgp``): the summary's ``vrfs.<vrf>.peers.<address>``
-with ``peerState`` and ``prefixReceived``; the table's ``vrfs.<vrf>.bgpRouteEntries.<prefix>.bgpRoutePaths``, each
+with ``peerState`` (an Idle peer's ``peerStateIdleReason``: ``Admin`` when shut down, read as FRR words it,
+``Idle (Admin)``) and ``prefixReceived``; the table's ``vrfs.<vrf>.bgpRouteEntries.<prefix>.bgpRoutePaths``, each
 path with ``routeType`` (``valid``, ``active``: the best path, ``suppressed``) and ``peerEntry.peerAddr`` (absent,
 empty or 0.0.0.0 for the switch's own)."""
 from ... import bgp_gate
@@ -36,7 +37,10 @@ def summary(doc):
         if not isinstance(peer, dict):
             continue
         asn = peer.get("asn")
-        peers[addr] = {"state": peer.get("peerState"),
+        state, reason = peer.get("peerState"), peer.get("peerStateIdleReason")
+        if state == "Idle" and reason:    # EOS's why: Admin (neighbor ... shutdown), NoInterface, MaxPath, ...
+            state = "Idle (%s)" % reason
+        peers[addr] = {"state": state,
                        "remote_as": int(asn) if str(asn or "").isdigit() else asn,
                        "prefixes_received": peer.get("prefixReceived", peer.get("prefixAccepted")),
                        "hostname": peer.get("description")}

@@ -3,7 +3,8 @@
 Every observation is one EOS show command. Tool ``eos`` asks for EOS's JSON, tool ``eos_text`` for its text: over
 SSH, validation runs a device's commands as one shell script, so they go through EOS's ``Cli`` in the switch's bash
 (``Cli -p 15 -c '<command> | json'``: the quoted command and the quoted `` | json`` are one shell word); over eAPI,
-runCmds with format json or text. The command texts carry no shell syntax, so a transport may pass them as words. The field names are eAPI's JSON as Arista
+runCmds with format json or text (eapi_transport.py; the host variables of ``API_VARS`` say where). The command
+texts carry no shell syntax, so a transport may pass them as words. The field names are eAPI's JSON as Arista
 documents it (EOS User Manual and eAPI command reference: ``show lldp neighbors detail``, ``show ip bgp summary``,
 ``show ip route``, ``show interfaces``); a port's RoCE treatment is read from the running config, in the lines
 pyavd renders for it (docs/eos.md, "What is rendered": ``qos trust dscp``, ``qos map dscp ... to traffic-class``,
@@ -26,6 +27,16 @@ COMMANDS = {
 }
 # How each tool is run over SSH on an EOS switch (the account's shell: bash, where EOS's Cli runs a command).
 SSH_TOOLS = {"eos": "Cli -p 15 -c {q}' | json'", "eos_text": "Cli -p 15 -c {q}"}
+# The switch's own API, eAPI over HTTPS (eapi_transport.py): validation reaches a switch there when its host
+# variables give the first of these (the deploy's own, docs/eos.md "Deploy"); {setting: host variable}.
+API_VARS = {"host": "eos_eapi_host", "port": "eos_eapi_port", "ca": "eos_eapi_ca", "user": "eos_eapi_user",
+            "password": "eos_eapi_password"}
+
+
+def api_transport(hosts):
+    """The Transport reaching the switches ``hosts`` ({device: {setting of API_VARS: value}}) over eAPI."""
+    from .eapi_transport import EapiTransport
+    return EapiTransport(hosts)
 
 
 def _json(text):

@@ -199,6 +199,9 @@ class ShowMixin:
                             "prefixAccepted": p.get("pfxRcd", 0), "prefixInBest": p.get("pfxRcd", 0),
                             "upDownTime": time.time() - p.get("peerUptimeMsec", 0) / 1000.0,
                             "underMaintenance": False, "peerState": _eos_state(p.get("state", "Idle"))}
+                        reason = _idle_reason(p.get("state", "Idle"))
+                        if reason:
+                            vrfs[name]["peers"][peer]["peerStateIdleReason"] = reason
                 else:
                     peers = self.oper.bgp_neighbors() if family == "ip" else {}
                     vrfs[name] = {"peerList": [{
@@ -228,6 +231,15 @@ def _bandwidth(name, speed):
 def _eos_state(frr_state):
     return {"Established": "Established", "Active": "Active", "Idle": "Idle", "Connect": "Connect",
             "OpenSent": "OpenSent", "OpenConfirm": "OpenConfirm"}.get(str(frr_state).split(" ", maxsplit=1)[0], "Idle")
+
+
+def _idle_reason(frr_state):
+    """EOS's ``peerStateIdleReason`` of an Idle peer: ``Admin`` for one shut down (``neighbor ... shutdown``, which
+    FRR shows as ``Idle (Admin)``), as EOS gives it and napalm's eos driver reads it (``is_enabled``); None else."""
+    state = str(frr_state)
+    if state.startswith("Idle") and "Admin" in state:
+        return "Admin"
+    return None
 
 
 def _natural(name):

@@ -6,7 +6,7 @@ Taking effect here: ``hostname``; ``interface EthernetN/M`` (``shutdown``, ``mtu
 with ``ip address``); ``interface LoopbackN`` (``ip address``); ``ip prefix-list``; ``route-map`` (``match ip address
 prefix-list``, ``match community``, ``set as-path prepend``, ``set community``); ``router bgp`` (``router-id``, ``no bgp
 default ipv4-unicast``, ``maximum-paths``, ``bgp bestpath as-path multipath-relax``, peer groups, neighbours with
-``remote-as``, ``description``, ``timers``, ``bfd`` at bfdd's defaults, ``allowas-in``, ``route-map``,
+``remote-as``, ``description``, ``timers``, ``shutdown``, ``bfd`` at bfdd's defaults, ``allowas-in``, ``route-map``,
 ``send-community``, ``aggregate-address``, ``redistribute connected``, ``network``, ``address-family ipv4``
 ``activate``). Every other known line (QoS, PFC, speeds, FEC, ACLs on management, SNMP, NTP, logging, AAA, LLDP
 timers, VRF MGMT) is kept in the running-config and has no effect. What the twin cannot run raises Unsupported.
@@ -134,6 +134,9 @@ def _neighbor(name, rest, line, neighbors, order, groups, af_lines):
         if timers != BFD_DEFAULTS:
             raise Unsupported("router bgp: %s: only bfdd's default timers (interval 300 min-rx 300 multiplier 3) "
                               "on the twin" % line)
+    elif rest == ["shutdown"]:
+        # EOS keeps the peer configured and down (``show ip bgp summary``: Idle, reason Admin); FRR says the same.
+        neighbors[name].append(("6", " neighbor %s shutdown" % name))
     elif rest[0] == "send-community":
         return     # FRR sends communities unless told not to
     elif rest[0] == "allowas-in":
