@@ -5,6 +5,8 @@ each committed configuration taking effect in the switch's network namespace (tr
                                                   daemon.pid, daemon.log, ready
     /run/gpufabric-twin/<cluster>/<host>/eos/     startup-config (the switch's flash:startup-config, written at
                                                   ``write memory``), eapi.pem/.key (issued by the twin's CA), eapi.port
+    /run/gpufabric-twin/<cluster>/<host>/netns-env.json  Cli's directory first on PATH for the netns connection
+    /run/gpufabric-eos/bin/Cli                    EOS's CLI as a login's bash runs it, ``Cli -p 15 -c`` (cli_tool.py)
 
 Each switch's eAPI listens on 127.0.0.1 at the port in its eapi.port (a switch listens on its management address at
 443; the twin's controller is not on the OOB network). A switch boots from its startup-config: the rendered one
@@ -20,6 +22,7 @@ import sys
 import threading
 import time
 
+from ... import daemons, netns_env
 from . import namespace
 
 SELF_APPLYING = True
@@ -30,6 +33,7 @@ USER = "admin"
 READY_TIMEOUT = 60.0
 MGMT_PORT = "Management1"
 TICK = 0.25
+BIN_DIR = "/run/gpufabric-eos/bin"
 
 
 class PlaneError(RuntimeError):
@@ -54,6 +58,14 @@ def _write(path, text, mode=0o644):
 
 def _module_utils():
     return os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+
+
+def _write_commands():
+    os.makedirs(BIN_DIR, exist_ok=True)
+    text = ("#!%s\n# EOS's Cli on an EOS switch of the twin (gpufabric twin/emulators/eos/cli_tool.py).\nimport sys\n"
+            "sys.path.insert(0, %r)\nfrom gpufabric.twin.emulators.eos.cli_tool import main\nsys.exit(main(sys.argv[1:]))\n"
+            % (sys.executable, _module_utils()))
+    return daemons.write_if_changed(os.path.join(BIN_DIR, "Cli"), text, 0o755, owner=None)
 
 
 kernel_port = namespace.kernel_port   # the twin's desired.py asks the plane for the namespace's port names
@@ -123,11 +135,16 @@ def apply(state_dir, switches, namespaced=True):
     changes = []
     base = api_dir(state_dir)
     os.makedirs(base, exist_ok=True)
+    if _write_commands():
+        changes.append("Cli written to %s" % BIN_DIR)
     password = os.path.join(base, "password")
     if not os.path.exists(password):
         _write(password, secrets.token_urlsafe(18) + "\n", 0o600)
     for host, _release, startup in switches:
         os.makedirs(switch_dir(state_dir, host), exist_ok=True)
+        # Commands reaching the switch through the netns connection find Cli first on PATH, as a login's bash does.
+        if namespaced and netns_env.write(state_dir, host, path=[BIN_DIR]):
+            changes.append("%s: Cli given to the netns connection" % host)
         path = os.path.join(switch_dir(state_dir, host), "startup-config")
         if startup is not None and not os.path.exists(path):
             _write(path, startup)
@@ -165,18 +182,31 @@ def apply(state_dir, switches, namespaced=True):
 
 
 def remove(state_dir, names):
-    """Stop the twin's eAPI process (its files go with the twin's state directory)."""
-    return ["eAPI stopped"] if _stop(state_dir) else []
+    """Stop the twin's eAPI process (its files go with the twin's state directory); ``Cli`` goes with the last twin."""
+    changes = ["eAPI stopped"] if _stop(state_dir) else []
+    root = os.path.dirname(state_dir)
+    others = [d for d in (os.listdir(root) if os.path.isdir(root) else ())
+              if os.path.join(root, d) != state_dir and os.path.isdir(os.path.join(root, d, "eos-eapi"))]
+    if not others and os.path.isdir(BIN_DIR):
+        import shutil
+        shutil.rmtree(os.path.dirname(BIN_DIR), ignore_errors=True)
+        changes.append("removed %s" % os.path.dirname(BIN_DIR))
+    return changes
 
 
 def forget(state_dir, hosts):
-    """Switches that left the twin: ``apply`` serves exactly the switches it is given."""
+    """Switches that left the twin: ``apply`` serves exactly the switches it is given; their connection environment
+    goes."""
+    for host in hosts:
+        netns_env.remove(state_dir, host)
     return []
 
 
 def leftovers(names):
-    """Nothing of the EOS plane outlives its twin but its process, which the twin's own list shows."""
-    return []
+    """What of the EOS plane outlives every twin (its process shows in the twin's own list): ``Cli``'s directory."""
+    root = "/run/gpufabric-twin"
+    twins = [d for d in (os.listdir(root) if os.path.isdir(root) else ()) if os.path.isdir(os.path.join(root, d, "eos-eapi"))]
+    return [os.path.dirname(BIN_DIR)] if os.path.isdir(BIN_DIR) and not twins else []
 
 
 # --- the serving process ------------------------------------------------------------------------------------------
