@@ -231,6 +231,7 @@ def serve(state_dir):
         password = f.read().strip()
     make_ca(base)
     switches = []
+    cluster = os.path.basename(os.path.normpath(state_dir))    # /run/gpufabric-twin/<cluster>
     for host, release in listing:
         model = (release or "").partition("@")[2] or "7060X6-64PE"
         path = os.path.join(switch_dir(state_dir, host), "startup-config")
@@ -239,7 +240,7 @@ def serve(state_dir):
             with open(path, encoding="utf-8") as f:
                 text = f.read()
         switch = EosSwitch(host, model, serial_of(host), mac_of(host), startup_text=text,
-                           applier=namespace.Applier(host), oper=namespace.LiveOper(state_dir, host))
+                           applier=namespace.Applier(host, cluster), oper=namespace.LiveOper(state_dir, host))
         switch._saved = switch.startup
         switches.append(switch)
 
