@@ -19,11 +19,10 @@ switchport carries none here.
 import ipaddress
 import re
 
+from .unsupported import Unsupported  # noqa: F401  (acl.py and eapi.py take it from here)
+from .vrfs import leak_lines, leak_route_maps, vrf_blocks
+
 EOS_L3_MTU = 1500
-
-
-class Unsupported(ValueError):
-    """A committed line the twin cannot make real (the message names it)."""
 
 
 def _lines(node):
@@ -214,7 +213,6 @@ def _bgp(config):
         af_lines += _address_family(child)
     if router_id is None:
         raise Unsupported("router bgp %s: no router-id (the twin does not pick one)" % asn)
-    from .vrfs import leak_lines, vrf_blocks
     af_lines += [("9z" + line, line) for line in leak_lines(config, "default")]
     out = ["router bgp %s" % asn, " bgp router-id %s" % router_id, " no bgp default ipv4-unicast"]
     out += [line for _k, line in sorted(top)]
@@ -231,6 +229,5 @@ def frr_conf(config, host):
     host name the configuration gives the switch (``show hostname`` answers that one)."""
     lines = ["frr defaults datacenter", "hostname %s" % host, "log syslog informational",
              "service integrated-vtysh-config", "!"]
-    from .vrfs import leak_route_maps
     lines += _prefix_lists(config) + _community_lists(config) + _route_maps(config) + leak_route_maps(config) + _bgp(config)
     return "\n".join(lines) + "\n"

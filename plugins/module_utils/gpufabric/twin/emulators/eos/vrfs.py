@@ -25,7 +25,7 @@ Unsupported, naming the line.
 """
 import re
 
-from .translate import Unsupported
+from .unsupported import Unsupported
 
 LEAK_MAP = "EOS_LEAK_TO_DEFAULT"
 _ROUTE_MAP_LINES = ("match ip address prefix-list ", "match community ", "set community ", "set as-path prepend ")
