@@ -315,3 +315,31 @@ def test_tenants_isolate_and_move_a_server_on_eos_rail_leaves_with_acls(inventor
     assert fresh.returncode == 0, fresh.stdout[-3000:]
     assert not any(recap(fresh.stdout).values())
     assert "no change: the running tenant assignment is the new one" in fresh.stdout
+
+
+def test_tenant_vrfs_take_over_and_move_a_server_on_eos_rail_leaves(inventory, lab, deployed, tmp_path):
+    """tenants.yml in VRF mode on the EOS rail leaves (after the ACL test, or on the open fabric): a VRF per tenant takes
+    over on every rail leaf, each in one configuration session, and pairs reach exactly within tenants (the emulator
+    runs each tenant VRF as a namespace of its own, docs/twin.md); moving eosdeploy-gpu0003 changes only its leaves and
+    flips only its pairs; a second run changes nothing."""
+    from test_tenants_twin import expected, reach_matrix, tenants_of
+
+    assert deployed.returncode == 0
+    plan, _hosts = eos_hosts(inventory)
+    leaves = {d.name for d in plan.by_role("backend_leaf")}
+    first, moved = tenant_file(tmp_path, "eos-lab-vrf.tenants.yml"), tenant_file(tmp_path, "eos-lab-vrf-moved.tenants.yml")
+    out = playbook(inventory, "tenants.yml", "-e", "tenants=%s" % first, "-e", "build_dir=%s" % lab,
+                   "-e", "tenant_leaf_serial=100%")
+    assert out.returncode == 0, out.stdout[-4000:]
+    assert {h for h, n in recap(out.stdout).items() if n and h != "localhost"} == leaves
+    isolated = reach_matrix(plan)
+    assert isolated == expected(plan, tenants_of(first, plan))
+    shown = cli(LEAF, "show running-config")
+    assert shown.returncode == 0 and "vrf Vrf-alpha" in shown.stdout, shown.stderr
+    assert os.path.exists("/run/netns/%s-Vrf-alpha" % LEAF)
+
+    # Only the leaves that serve eosdeploy-gpu0003 change (its rails' leaves of its scalable unit), not every leaf.
+    switches = tenant_move(inventory, lab, plan, first, moved, isolated)
+    assert switches < leaves
+    again = playbook(inventory, "tenants.yml", "-e", "tenants=%s" % moved, "-e", "build_dir=%s" % lab)
+    assert again.returncode == 0 and not any(recap(again.stdout).values()), again.stdout[-3000:]
