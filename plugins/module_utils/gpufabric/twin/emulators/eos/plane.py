@@ -34,6 +34,7 @@ READY_TIMEOUT = 60.0
 MGMT_PORT = "Management1"
 TICK = 0.25
 BIN_DIR = "/run/gpufabric-eos/bin"
+STATE_ROOT = "/run/gpufabric-twin"
 
 
 class PlaneError(RuntimeError):
@@ -184,9 +185,10 @@ def apply(state_dir, switches, namespaced=True):
 def remove(state_dir, names):
     """Stop the twin's eAPI process (its files go with the twin's state directory); ``Cli`` goes with the last twin."""
     changes = ["eAPI stopped"] if _stop(state_dir) else []
-    root = os.path.dirname(state_dir)
-    others = [d for d in (os.listdir(root) if os.path.isdir(root) else ())
-              if os.path.join(root, d) != state_dir and os.path.isdir(os.path.join(root, d, "eos-eapi"))]
+    # Cli is the machine's, for every twin's EOS switches: it goes when no other twin of the machine has any.
+    others = [d for d in (os.listdir(STATE_ROOT) if os.path.isdir(STATE_ROOT) else ())
+              if os.path.realpath(os.path.join(STATE_ROOT, d)) != os.path.realpath(state_dir)
+              and os.path.isdir(os.path.join(STATE_ROOT, d, "eos-eapi"))]
     if not others and os.path.isdir(BIN_DIR):
         import shutil
         shutil.rmtree(os.path.dirname(BIN_DIR), ignore_errors=True)
@@ -204,8 +206,8 @@ def forget(state_dir, hosts):
 
 def leftovers(names):
     """What of the EOS plane outlives every twin (its process shows in the twin's own list): ``Cli``'s directory."""
-    root = "/run/gpufabric-twin"
-    twins = [d for d in (os.listdir(root) if os.path.isdir(root) else ()) if os.path.isdir(os.path.join(root, d, "eos-eapi"))]
+    twins = [d for d in (os.listdir(STATE_ROOT) if os.path.isdir(STATE_ROOT) else ())
+             if os.path.isdir(os.path.join(STATE_ROOT, d, "eos-eapi"))]
     return [os.path.dirname(BIN_DIR)] if os.path.isdir(BIN_DIR) and not twins else []
 
 
