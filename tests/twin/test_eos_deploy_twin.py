@@ -258,6 +258,18 @@ def cli(host, command):
                            % command], capture_output=True, text=True, timeout=120, check=False)
 
 
+def reach_until(plan, want, timeout=150):
+    """The reach matrix once it equals ``want`` (BGP brings a fresh fabric's routes within a bounded time), or as it is
+    at ``timeout``."""
+    from test_tenants_twin import reach_matrix
+    deadline = time.monotonic() + timeout
+    while True:
+        got = reach_matrix(plan)
+        if got == want or time.monotonic() > deadline:
+            return got
+        time.sleep(3)
+
+
 def tenant_move(inventory, lab, plan, first, moved, isolated):
     """tenants.yml from ``first`` to ``moved`` (eosdeploy-gpu0003 changes tenant), every phase's leaves at once: exactly
     the planned leaves change, one configuration session each per phase, and only eosdeploy-gpu0003's pairs flip from
@@ -292,7 +304,9 @@ def test_tenants_isolate_and_move_a_server_on_eos_rail_leaves_with_acls(inventor
     plan, _hosts = eos_hosts(inventory)
     leaves = {d.name for d in plan.by_role("backend_leaf")}
     first, moved = tenant_file(tmp_path, "eos-lab.tenants.yml"), tenant_file(tmp_path, "eos-lab-moved.tenants.yml")
-    assert all(reach_matrix(plan).values()), "the open eos-lab twin must reach on every rail first"
+    open_fabric = reach_until(plan, {k: True for k in reach_matrix(plan)})
+    assert all(open_fabric.values()), "the open eos-lab twin must reach on every rail first: %s" % sorted(
+        k for k, v in open_fabric.items() if not v)[:5]
 
     out = playbook(inventory, "tenants.yml", "-e", "tenants=%s" % first, "-e", "build_dir=%s" % lab,
                    "-e", "tenant_leaf_serial=100%")
