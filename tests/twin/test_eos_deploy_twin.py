@@ -331,9 +331,6 @@ def test_tenants_isolate_and_move_a_server_on_eos_rail_leaves_with_acls(inventor
     assert "no change: the running tenant assignment is the new one" in fresh.stdout
 
 
-# Not yet run to the end on a twin (docs/eos.md, "Tenants"): run with GPUFABRIC_TWIN_EOS_VRF=1.
-@pytest.mark.skipif(os.environ.get("GPUFABRIC_TWIN_EOS_VRF") != "1",
-                    reason="tenant VRFs on the EOS twin: not yet run on a twin; GPUFABRIC_TWIN_EOS_VRF=1 runs it")
 def test_tenant_vrfs_take_over_and_move_a_server_on_eos_rail_leaves(inventory, lab, deployed, tmp_path):
     """tenants.yml in VRF mode on the EOS rail leaves (after the ACL test, or on the open fabric): a VRF per tenant takes
     over on every rail leaf, each in one configuration session, and pairs reach exactly within tenants (the emulator
