@@ -13,10 +13,12 @@ operator runs:
 - drain.yml and undrain.yml of a spine: one configuration session each, the record kept;
 - a spec change deployed to a running spine drains it first (drain, change while drained, undrain: three sessions).
 - validate.yml (after the deploy, the fabric converged) reads every EOS switch over its eAPI and finds 0 FAIL, 0 ERROR,
-  with each switch's cabling, ports, BGP sessions and RoCE QoS observed, not skipped; at the end of the file a spine's
-  BGP session shut and a leaf's server port shut, over eAPI, are named by validate.yml with device and peer or port.
+  with each switch's cabling, ports, BGP sessions and RoCE QoS observed, not skipped; after the deploy cases a spine's
+  BGP session shut and a leaf's server port shut, over eAPI, are named by validate.yml with device and peer or port;
+- last (they leave the leaves isolated), tenants.yml in ACL mode, then in VRF mode taking over from the ACLs: each
+  isolates, moves eosdeploy-gpu0003 changing only its leaves, and a second run changes nothing.
 
-Needs root, FRR and lldpd (`make setup`); skipped with the reason otherwise. About 13 minutes on a busy 2-core machine.
+Needs root, FRR and lldpd (`make setup`); skipped with the reason otherwise. About 20 minutes on a busy 2-core machine.
 """
 import ipaddress
 import json
@@ -326,3 +328,123 @@ def test_validate_names_a_shut_bgp_session_and_a_shut_port_on_live_switches(inve
     finally:
         eapi_config(SPINE, "router bgp %s" % asn, "no neighbor %s shutdown" % leaf_ip)
         eapi_config(LEAF, "interface %s" % down.a_port, "no shutdown")
+
+
+# --- tenants.yml on the EOS rail leaves (issue 43). Last in the module: they leave the fabric isolated (the build
+# directory records the assignment, so validate.yml on it checks that isolation).
+
+def tenant_file(tmp_path, name):
+    """examples/tenants/<name> with the eos-lab's server names given this twin's cluster name."""
+    with open(os.path.join(ROOT, "examples", "tenants", name)) as f:
+        text = f.read().replace("eoslab-", CLUSTER + "-")
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def cli(host, command):
+    """``Cli -p 15 -c <command>`` in the switch's namespace, as a login's bash runs it (the twin's Cli on PATH, as the
+    netns connection puts it there)."""
+    return subprocess.run(["ip", "netns", "exec", host, "sh", "-c", "PATH=/run/gpufabric-eos/bin:$PATH Cli -p 15 -c '%s'"
+                           % command], capture_output=True, text=True, timeout=120, check=False)
+
+
+def reach_until(plan, want, timeout=150):
+    """The reach matrix once it equals ``want`` (BGP brings a fresh fabric's routes within a bounded time), or as it is
+    at ``timeout``."""
+    from test_tenants_twin import reach_matrix
+    deadline = time.monotonic() + timeout
+    while True:
+        got = reach_matrix(plan)
+        if got == want or time.monotonic() > deadline:
+            return got
+        time.sleep(3)
+
+
+def tenant_move(inventory, lab, plan, first, moved, isolated):
+    """tenants.yml from ``first`` to ``moved`` (eosdeploy-gpu0003 changes tenant), every phase's leaves at once: exactly
+    the planned leaves change, one configuration session each per phase, and only eosdeploy-gpu0003's pairs flip from
+    ``isolated`` to what ``moved`` says. Returns the leaves that changed."""
+    from gpufabric.tenants.change import plan_change
+    from test_tenants_twin import expected, reach_matrix, tenants_of
+
+    planned = plan_change(plan, tenants_of(first, plan), tenants_of(moved, plan))
+    switches = {h for phase in planned["phases"] for h in phase["hosts"]}
+    out = playbook(inventory, "tenants.yml", "-e", "tenants=%s" % moved, "-e", "build_dir=%s" % lab,
+                   "-e", "tenant_leaf_serial=100%")
+    assert out.returncode == 0, out.stdout[-4000:]
+    changed = {h: n for h, n in recap(out.stdout).items() if n and h != "localhost"}
+    assert set(changed) == switches, changed
+    assert all(n == sum(h in phase["hosts"] for phase in planned["phases"]) for h, n in changed.items()), changed
+    after = reach_matrix(plan)
+    flipped = {k for k in after if after[k] != isolated[k]}
+    assert flipped and all("%s-gpu0003" % CLUSTER in (k[0], k[2]) for k in flipped)
+    assert after == expected(plan, tenants_of(moved, plan))
+    return switches
+
+
+def test_tenants_isolate_and_move_a_server_on_eos_rail_leaves_with_acls(inventory, lab, deployed, tmp_path):
+    """tenants.yml in ACL mode on the EOS rail leaves, each changed in one configuration session by eos_deploy (commit
+    timer, BGP gate, confirm): isolating the open fabric changes every rail leaf, and pairs reach exactly within
+    tenants (the emulator's nftables of pyavd's access lists); moving eosdeploy-gpu0003 changes only the planned leaves
+    and flips only its pairs; a second run changes nothing, also from an empty build directory (the running assignment
+    read back from the leaves' running config with Cli)."""
+    from test_tenants_twin import expected, reach_matrix, tenants_of
+
+    assert deployed.returncode == 0
+    plan, _hosts = eos_hosts(inventory)
+    leaves = {d.name for d in plan.by_role("backend_leaf")}
+    first, moved = tenant_file(tmp_path, "eos-lab.tenants.yml"), tenant_file(tmp_path, "eos-lab-moved.tenants.yml")
+    open_fabric = reach_until(plan, {k: True for k in reach_matrix(plan)})
+    assert all(open_fabric.values()), "the open eos-lab twin must reach on every rail first: %s" % sorted(
+        k for k, v in open_fabric.items() if not v)[:5]
+
+    out = playbook(inventory, "tenants.yml", "-e", "tenants=%s" % first, "-e", "build_dir=%s" % lab,
+                   "-e", "tenant_leaf_serial=100%")
+    assert out.returncode == 0, out.stdout[-4000:]
+    assert {h: n for h, n in recap(out.stdout).items() if n and h != "localhost"} == {h: 1 for h in leaves}
+    isolated = reach_matrix(plan)
+    assert isolated == expected(plan, tenants_of(first, plan))
+    assert any(isolated.values()) and not all(isolated.values())
+    shown = cli(LEAF, "show running-config")
+    assert shown.returncode == 0, shown.stderr
+    assert "ip access-list TENANT_ALPHA" in shown.stdout and "ip access-group TENANT_ALPHA in" in shown.stdout
+    assert not deploy.changed_by_hand(running(LEAF))
+
+    switches = tenant_move(inventory, lab, plan, first, moved, isolated)
+    assert switches <= leaves
+
+    again = playbook(inventory, "tenants.yml", "-e", "tenants=%s" % moved, "-e", "build_dir=%s" % lab)
+    assert again.returncode == 0 and not any(recap(again.stdout).values()), again.stdout[-3000:]
+    fresh = playbook(inventory, "tenants.yml", "-e", "tenants=%s" % moved, "-e", "build_dir=%s" % (tmp_path / "empty"))
+    assert fresh.returncode == 0, fresh.stdout[-3000:]
+    assert not any(recap(fresh.stdout).values())
+    assert "no change: the running tenant assignment is the new one" in fresh.stdout
+
+
+def test_tenant_vrfs_take_over_and_move_a_server_on_eos_rail_leaves(inventory, lab, deployed, tmp_path):
+    """tenants.yml in VRF mode on the EOS rail leaves (after the ACL test, or on the open fabric): a VRF per tenant takes
+    over on every rail leaf, each in one configuration session, and pairs reach exactly within tenants (the emulator
+    runs each tenant VRF as a namespace of its own, docs/twin.md); moving eosdeploy-gpu0003 changes only its leaves and
+    flips only its pairs; a second run changes nothing."""
+    from test_tenants_twin import expected, reach_matrix, tenants_of
+
+    assert deployed.returncode == 0
+    plan, _hosts = eos_hosts(inventory)
+    leaves = {d.name for d in plan.by_role("backend_leaf")}
+    first, moved = tenant_file(tmp_path, "eos-lab-vrf.tenants.yml"), tenant_file(tmp_path, "eos-lab-vrf-moved.tenants.yml")
+    out = playbook(inventory, "tenants.yml", "-e", "tenants=%s" % first, "-e", "build_dir=%s" % lab,
+                   "-e", "tenant_leaf_serial=100%")
+    assert out.returncode == 0, out.stdout[-4000:]
+    assert {h for h, n in recap(out.stdout).items() if n and h != "localhost"} == leaves
+    isolated = reach_matrix(plan)
+    assert isolated == expected(plan, tenants_of(first, plan))
+    shown = cli(LEAF, "show running-config")
+    assert shown.returncode == 0 and "vrf Vrf-alpha" in shown.stdout, shown.stderr
+    assert os.path.exists("/run/netns/%s-Vrf-alpha" % LEAF)
+
+    # Only the leaves that serve eosdeploy-gpu0003 change (its rails' leaves of its scalable unit), not every leaf.
+    switches = tenant_move(inventory, lab, plan, first, moved, isolated)
+    assert switches < leaves
+    again = playbook(inventory, "tenants.yml", "-e", "tenants=%s" % moved, "-e", "build_dir=%s" % lab)
+    assert again.returncode == 0 and not any(recap(again.stdout).values()), again.stdout[-3000:]

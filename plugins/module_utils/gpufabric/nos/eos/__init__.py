@@ -6,14 +6,15 @@
 - deploy.py: a configuration session per change over a napalm eos driver (session diff, commit timer, BGP gate,
   confirm or roll back, the deploy's record in the running config and the hand-change guard); bgp.py: the BGP gate's
   reader of eAPI JSON; drain.py: the drain's lines; collectors.py: validation's observations over eAPI JSON
+- tenancy.py: which tenant each port of a running rail leaf is bound to (tenants.yml reads the leaves)
 
-Tenancy read-back and ZTP come next (docs/eos.md, "What comes next"); tests/unit/test_home_contract.py names each
+ZTP comes next (docs/eos.md, "What comes next"); tests/unit/test_home_contract.py names each
 piece still missing.
 
 Neutral code reaches this module through ``nos_registry.home("eos")``; it imports only neutral code.
 """
 from . import bgp as bgp_gate  # noqa: F401  (interface: eAPI's JSON read as the BGP gate's facts)
-from . import collectors, deploy, drain  # noqa: F401  (interface)
+from . import collectors, deploy, drain, tenancy  # noqa: F401  (interface)
 from .render import (AVD_VERSION, CONFIG_FILES, FILE, AvdSchemaError, eos_input, render_device,  # noqa: F401
                      render_switches, validate)
 

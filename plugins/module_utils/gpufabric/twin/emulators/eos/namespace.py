@@ -6,7 +6,7 @@ import os
 import shutil
 import subprocess
 
-from ... import daemons, nftables
+from ... import daemons, nftables, vrf
 from ...run import CommandError
 
 MGMT_PORT = "Management1"
@@ -47,7 +47,13 @@ def kernel_lines(configured, links):
         if name == "lo":
             want = {"mtu": None, "addrs": loopback, "up": True}
         elif name.startswith("Ethernet") and (link.get("linkinfo") or {}).get("info_kind") == "veth":
-            want = configured.get(eos_port(name)) or {"mtu": 1500, "addrs": [], "up": True}
+            want = dict(configured.get(eos_port(name)) or {"mtu": 1500, "addrs": [], "up": True})
+            if want.get("vrf") and want.get("routed"):
+                want["addrs"] = []     # the port's addresses are its VRF's, in the VRF's namespace (vrfs.py)
+            elif link.get("master") == vrf.port_bridge(name):
+                # Out of its tenant VRF: the port leaves the bridge into the VRF's namespace, which goes.
+                lines += ["link set %s nomaster" % name, "link del %s" % vrf.port_bridge(name)]
+                lines += ["link del %s" % vrf.port_link(name)] if vrf.port_link(name) in links else []
         else:
             continue
         have = sorted("%s/%s" % (a["local"], a["prefixlen"]) for a in link.get("addr_info", ()) if a.get("family") == "inet")
@@ -68,20 +74,35 @@ class Applier:
     loaded with frr-reload in place and checked). On a failure the previous configuration is put back and ValueError
     names the cause."""
 
-    def __init__(self, host):
+    def __init__(self, host, cluster=None):
         self.host = host
+        self.cluster = cluster
         self.current = None
 
     def _do(self, config):
         from .acl import port_rules
         from .translate import frr_conf, interfaces
-        lines = kernel_lines(interfaces(config), _links(self.host))
+        from .vrfs import vrf_ports
+        links = _links(self.host)
+        configured = interfaces(config)
+        lines = kernel_lines(configured, links)
         text = frr_conf(config, self.host)
         acls = port_rules(config, kernel_port)
+        tenant_vrfs = vrf_ports(config, configured, links, kernel_port)
         if lines:
             _run(["ip", "-n", self.host, "-batch", "-"], "\n".join(lines) + "\n", what="ip -batch of the ports")
-        if daemons.write_if_changed(os.path.join(daemons.frr_dir(self.host), "frr.conf"), text, 0o640):
+        reload = False
+        if tenant_vrfs or self._has_vrfs():
+            # Tenant VRFs: each in a namespace of its own, its ports bridged into it, FRR translated (docs/twin.md).
+            from ... import switch as twin_switch   # the twin's machinery for tenant VRFs
+            try:
+                reload = bool(twin_switch.self_applied_vrfs(self.cluster, self.host, text, tenant_vrfs)["changes"])
+            except (twin_switch.TwinError, CommandError) as exc:
+                raise ValueError("tenant VRFs: %s" % exc)
+        elif daemons.write_if_changed(os.path.join(daemons.frr_dir(self.host), "frr.conf"), text, 0o640):
             _run(daemons.in_place_argv(self.host, "--reload"), what="FRR's frr-reload")
+            reload = True
+        if reload:
             out = _run(daemons.in_place_argv(self.host, "--test"), what="FRR's frr-reload --test")
             pending = [" ".join(line.split()) for line in out.splitlines()
                        if line.strip() and not line.startswith(("Lines To", "====="))]
@@ -92,6 +113,12 @@ class Applier:
                 nftables.apply({self.host: nftables.ruleset(acls)})
             except CommandError as exc:
                 raise ValueError("the port ACLs did not load: %s" % exc)
+
+    def _has_vrfs(self):
+        if self.cluster is None:
+            return False
+        from ... import switch as twin_switch
+        return twin_switch.has_vrf_namespaces(self.host)
 
     def __call__(self, config):
         from .translate import Unsupported

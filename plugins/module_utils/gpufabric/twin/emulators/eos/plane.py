@@ -5,6 +5,8 @@ each committed configuration taking effect in the switch's network namespace (tr
                                                   daemon.pid, daemon.log, ready
     /run/gpufabric-twin/<cluster>/<host>/eos/     startup-config (the switch's flash:startup-config, written at
                                                   ``write memory``), eapi.pem/.key (issued by the twin's CA), eapi.port
+    /run/gpufabric-twin/<cluster>/<host>/netns-env.json  Cli's directory first on PATH for the netns connection
+    /run/gpufabric-eos/bin/Cli                    EOS's CLI as a login's bash runs it, ``Cli -p 15 -c`` (cli_tool.py)
 
 Each switch's eAPI listens on 127.0.0.1 at the port in its eapi.port (a switch listens on its management address at
 443; the twin's controller is not on the OOB network). A switch boots from its startup-config: the rendered one
@@ -12,8 +14,9 @@ Each switch's eAPI listens on 127.0.0.1 at the port in its eapi.port (a switch l
 configuration (cli.FACTORY_CONFIG). docs/twin.md, "The eAPI stand-in (Arista EOS switches)".
 """
 import os
+import sys
 
-from ... import plane_process
+from ... import daemons, netns_env, plane_process
 from . import namespace
 
 SELF_APPLYING = True
@@ -24,6 +27,8 @@ USER = "admin"
 READY_TIMEOUT = 60.0
 MGMT_PORT = "Management1"
 TICK = 0.25
+BIN_DIR = "/run/gpufabric-eos/bin"
+STATE_ROOT = "/run/gpufabric-twin"
 
 
 class PlaneError(RuntimeError):
@@ -36,6 +41,14 @@ def api_dir(state_dir):
 
 def switch_dir(state_dir, host):
     return os.path.join(state_dir, host, "eos")
+
+
+def _write_commands():
+    os.makedirs(BIN_DIR, exist_ok=True)
+    text = ("#!%s\n# EOS's Cli on an EOS switch of the twin (gpufabric twin/emulators/eos/cli_tool.py).\nimport sys\n"
+            "sys.path.insert(0, %r)\nfrom gpufabric.twin.emulators.eos.cli_tool import main\nsys.exit(main(sys.argv[1:]))\n"
+            % (sys.executable, plane_process.module_utils()))
+    return daemons.write_if_changed(os.path.join(BIN_DIR, "Cli"), text, 0o755, owner=None)
 
 
 kernel_port = namespace.kernel_port   # the twin's desired.py asks the plane for the namespace's port names
@@ -83,28 +96,49 @@ def apply(state_dir, switches, namespaced=True):
         return []
     base = api_dir(state_dir)
     os.makedirs(base, exist_ok=True)
+    changes = []
     plane_process.plane_password(base)
+    if _write_commands():
+        changes.append("Cli written to %s" % BIN_DIR)
     for host, _release, startup in switches:
         os.makedirs(switch_dir(state_dir, host), exist_ok=True)
+        # Commands reaching the switch through the netns connection find Cli first on PATH, as a login's bash does.
+        if namespaced and netns_env.write(state_dir, host, path=[BIN_DIR]):
+            changes.append("%s: Cli given to the netns connection" % host)
         path = os.path.join(switch_dir(state_dir, host), "startup-config")
         if startup is not None and not os.path.exists(path):
             plane_process.write_state(path, startup)
-    return plane_process.plane_start(base, PLANE, state_dir, switches, ("eAPI", "EOS switches"), READY_TIMEOUT, PlaneError)
+    return changes + plane_process.plane_start(base, PLANE, state_dir, switches, ("eAPI", "EOS switches"), READY_TIMEOUT,
+                                               PlaneError)
 
 
 def remove(state_dir, names):
-    """Stop the twin's eAPI process (its files go with the twin's state directory)."""
-    return ["eAPI stopped"] if _stop(state_dir) else []
+    """Stop the twin's eAPI process (its files go with the twin's state directory); ``Cli`` goes with the last twin."""
+    changes = ["eAPI stopped"] if _stop(state_dir) else []
+    # Cli is the machine's, for every twin's EOS switches: it goes when no other twin of the machine has any.
+    others = [d for d in (os.listdir(STATE_ROOT) if os.path.isdir(STATE_ROOT) else ())
+              if os.path.realpath(os.path.join(STATE_ROOT, d)) != os.path.realpath(state_dir)
+              and os.path.isdir(os.path.join(STATE_ROOT, d, "eos-eapi"))]
+    if not others and os.path.isdir(BIN_DIR):
+        import shutil
+        shutil.rmtree(os.path.dirname(BIN_DIR), ignore_errors=True)
+        changes.append("removed %s" % os.path.dirname(BIN_DIR))
+    return changes
 
 
 def forget(state_dir, hosts):
-    """Switches that left the twin: ``apply`` serves exactly the switches it is given."""
+    """Switches that left the twin: ``apply`` serves exactly the switches it is given; their connection environment
+    goes."""
+    for host in hosts:
+        netns_env.remove(state_dir, host)
     return []
 
 
 def leftovers(names):
-    """Nothing of the EOS plane outlives its twin but its process, which the twin's own list shows."""
-    return []
+    """What of the EOS plane outlives every twin (its process shows in the twin's own list): ``Cli``'s directory."""
+    twins = [d for d in (os.listdir(STATE_ROOT) if os.path.isdir(STATE_ROOT) else ())
+             if os.path.isdir(os.path.join(STATE_ROOT, d, "eos-eapi"))]
+    return [os.path.dirname(BIN_DIR)] if os.path.isdir(BIN_DIR) and not twins else []
 
 
 # --- the serving process ------------------------------------------------------------------------------------------
@@ -126,6 +160,7 @@ def serve(state_dir):
     listing, password = plane_process.plane_listing(base)
     make_ca(base)
     switches = []
+    cluster = os.path.basename(os.path.normpath(state_dir))    # /run/gpufabric-twin/<cluster>
     for host, release in listing:
         model = (release or "").partition("@")[2] or "7060X6-64PE"
         path = os.path.join(switch_dir(state_dir, host), "startup-config")
@@ -134,7 +169,7 @@ def serve(state_dir):
             with open(path, encoding="utf-8") as f:
                 text = f.read()
         switch = EosSwitch(host, model, serial_of(host), mac_of(host), startup_text=text,
-                           applier=namespace.Applier(host), oper=namespace.LiveOper(state_dir, host))
+                           applier=namespace.Applier(host, cluster), oper=namespace.LiveOper(state_dir, host))
         switch._saved = switch.startup
         switches.append(switch)
 

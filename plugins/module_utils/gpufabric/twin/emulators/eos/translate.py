@@ -8,7 +8,8 @@ prefix-list``, ``match community``, ``set as-path prepend``, ``set community``);
 default ipv4-unicast``, ``maximum-paths``, ``bgp bestpath as-path multipath-relax``, peer groups, neighbours with
 ``remote-as``, ``description``, ``timers``, ``shutdown``, ``bfd`` at bfdd's defaults, ``allowas-in``, ``route-map``,
 ``send-community``, ``aggregate-address``, ``redistribute connected``, ``network``, ``address-family ipv4``
-``activate``). Every other known line (QoS, PFC, speeds, FEC, ACLs on management, SNMP, NTP, logging, AAA, LLDP
+``activate``); tenant VRFs (``vrf instance``, an interface's ``vrf``, ``router bgp`` ``vrf``, ``router general`` ``leak
+routes``: vrfs.py). Every other known line (QoS, PFC, speeds, FEC, ACLs on management, SNMP, NTP, logging, AAA, LLDP
 timers, VRF MGMT) is kept in the running-config and has no effect. What the twin cannot run raises Unsupported.
 
 EOS defaults followed (EOS user manual): an Ethernet port is enabled (``no shutdown``) and a switchport unless ``no
@@ -18,11 +19,10 @@ switchport carries none here.
 import ipaddress
 import re
 
+from .unsupported import Unsupported  # noqa: F401  (acl.py and eapi.py take it from here)
+from .vrfs import leak_lines, leak_route_maps, vrf_blocks
+
 EOS_L3_MTU = 1500
-
-
-class Unsupported(ValueError):
-    """A committed line the twin cannot make real (the message names it)."""
 
 
 def _lines(node):
@@ -165,10 +165,6 @@ def _address_family(child):
                 continue
             else:
                 raise Unsupported("router bgp address-family ipv4: %s has no FRR form on the twin" % line)
-    elif child.line.startswith("vrf ") or child.line == "address-family ipv6":
-        if child.children and child.line.startswith("vrf "):
-            raise Unsupported("router bgp: %s: tenant VRFs of an EOS switch are not modelled on the twin yet"
-                              % child.line)
     return af_lines
 
 
@@ -208,9 +204,10 @@ def _bgp(config):
         elif words[0] == "aggregate-address":
             af_lines.append(("2", "  aggregate-address %s" % " ".join(words[1:])))
         elif words[0] == "redistribute":
-            if "include" in words:
-                raise Unsupported("router bgp: %s: leaked routes are not modelled on the twin" % line)
-            af_lines.append(("3", "  " + line))
+            # include leaked: the tenant VRFs' connected routes leaked into the default VRF are announced too; on the
+            # twin they reach the default instance as BGP routes over its sessions to the VRFs (vrfs.py), announced
+            # as any BGP route, so FRR's line is the plain one.
+            af_lines.append(("3", "  " + line.replace(" include leaked", "")))
         elif words[0] == "network":
             af_lines.append(("1", "  " + line))
         else:
@@ -219,13 +216,14 @@ def _bgp(config):
         af_lines += _address_family(child)
     if router_id is None:
         raise Unsupported("router bgp %s: no router-id (the twin does not pick one)" % asn)
+    af_lines += [("9z" + line, line) for line in leak_lines(config, "default")]
     out = ["router bgp %s" % asn, " bgp router-id %s" % router_id, " no bgp default ipv4-unicast"]
     out += [line for _k, line in sorted(top)]
     for name in sorted(order, key=lambda n: (n not in groups, _address_key(n))):
         out += [line for _k, line in sorted(neighbors[name])]
     if af_lines:
         out += [" !", " address-family ipv4 unicast"] + [line for _k, line in sorted(af_lines)] + [" exit-address-family"]
-    return out + ["exit", "!"]
+    return out + ["exit", "!"] + vrf_blocks(config, block, asn, router_id)
 
 
 def frr_conf(config, host):
@@ -234,5 +232,5 @@ def frr_conf(config, host):
     host name the configuration gives the switch (``show hostname`` answers that one)."""
     lines = ["frr defaults datacenter", "hostname %s" % host, "log syslog informational",
              "service integrated-vtysh-config", "!"]
-    lines += _prefix_lists(config) + _community_lists(config) + _route_maps(config) + _bgp(config)
+    lines += _prefix_lists(config) + _community_lists(config) + _route_maps(config) + leak_route_maps(config) + _bgp(config)
     return "\n".join(lines) + "\n"
