@@ -20,6 +20,7 @@ import os
 import subprocess
 
 STATE_ROOT = "/run/gpufabric-twin"
+FRR_ETC = "/etc/frr"   # FRR's configuration, one directory per pathspace (-N <host>) on the machine
 
 
 def _run(argv):
@@ -149,7 +150,7 @@ def bgp_neighbors(summary, config, vrf="default"):
 def _vtysh(host):
     """vtysh of the switch's FRR: its pathspace (``-N <host>``) from the machine, plain ``vtysh`` where ``/etc/frr`` is
     the switch's own already (``nv`` run through the netns connection, as on a switch)."""
-    return ["vtysh", "-N", host] if os.path.isdir(os.path.join("/etc/frr", host)) else ["vtysh"]
+    return ["vtysh", "-N", host] if os.path.isdir(os.path.join(FRR_ETC, host)) else ["vtysh"]
 
 
 def show(host, directory, config, words):
