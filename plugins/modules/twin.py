@@ -21,7 +21,7 @@ description:
     links, MTU, BGP sessions, ECMP width, rail reachability, server addressing and routing; sources a twin lacks SKIP)
     and fails when a result is FAIL or ERROR.
   - I(state=absent) removes every namespace, cable, process and file the twin made, and fails naming what is left
-    (RV leftovers).
+    (returned as C(leftovers)).
   - See docs/twin.md.
 extends_documentation_fragment:
   - gpucluster.fabric.plan_source.tenants
