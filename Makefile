@@ -137,13 +137,18 @@ system-lab: $(SETUP)
 system-other: $(SETUP)
 	pytest $(SYSTEM_OTHER) -q --durations=15
 
-# Molecule: twin up, deploy.yml's FRR part through the netns connection, idempotence, verify, destroy.
+# Molecule, a scenario per deploy role (extensions/molecule/), each a twin of its own cluster up, deploy.yml, idempotence,
+# verify, destroy: twin_lab (SONiC, the lab; deploy.yml redeploys the leaf prepare drifted), cumulus_twin and eos_twin
+# (two leaves and two spines booted from the factory configuration, deployed through the NVUE API and eAPI).
 # Molecule (26) looks for a scenario named default first and, finding none, logs CRITICAL "'.../default/molecule.yml'
 # glob failed. Exiting." from an exception it then catches and goes on (command/base.py): not a failure, so that
 # line is dropped (pipefail keeps molecule's own exit status).
+MOLECULE_SCENARIOS := twin_lab cumulus_twin eos_twin
 molecule: $(SETUP)
 	@if [ "$$(id -u)" -ne 0 ]; then echo "molecule: skipped, the twin needs root"; \
-	else molecule test -s twin_lab 2>&1 | sed -u "/molecule\/default\/molecule.yml' glob failed/d"; fi
+	else for scenario in $(MOLECULE_SCENARIOS); do \
+	  molecule test -s $$scenario 2>&1 | sed -u "/molecule\/default\/molecule.yml' glob failed/d"; \
+	done; fi
 
 # Sanity runs on a copy of the working tree (tracked and untracked files, minus
 # ignored ones), so uncommitted work is checked too.

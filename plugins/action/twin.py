@@ -35,10 +35,18 @@ class ActionModule(PlannedAction):
             progress.phase("render", len(wanted.namespaces), "namespaces", progress.elapsed() - started)
             started = progress.elapsed()
             if state == "absent":
+                before = twin.read_state(cluster) or {}
+                names = set(before.get("namespaces", ())) | set(before.get("devices", ())) | set(wanted.namespaces)
                 report = twin.down(cluster, wanted.namespaces)
                 progress.phase("down", len(report["changes"]), "changes", progress.elapsed() - started)
+                # What teardown left of this cluster's twin (namespaces, processes, FRR and state directories, the
+                # planes' own files) fails the task, naming it.
+                left = twin.leftovers(cluster, sorted(names))
                 result.update(changed=report["changed"], changes=report["changes"], seconds=report["seconds"],
-                              progress=progress.total())
+                              leftovers=left, progress=progress.total())
+                if left:
+                    result.update(failed=True, msg="the twin of %s left %d things behind: %s"
+                                  % (cluster, len(left), ", ".join(left[:10])))
                 return result
             if state == "present":
                 if self._task.check_mode:

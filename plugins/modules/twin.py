@@ -20,7 +20,8 @@ description:
     M(gpucluster.fabric.validate_fabric) over the netns transport, on the backend and the frontend (cabling,
     links, MTU, BGP sessions, ECMP width, rail reachability, server addressing and routing; sources a twin lacks SKIP)
     and fails when a result is FAIL or ERROR.
-  - I(state=absent) removes every namespace, cable, process and file the twin made.
+  - I(state=absent) removes every namespace, cable, process and file the twin made, and fails naming what is left
+    (returned as C(leftovers)).
   - See docs/twin.md.
 extends_documentation_fragment:
   - gpucluster.fabric.plan_source.tenants
@@ -78,6 +79,12 @@ seconds:
   description: Wall time of the task.
   returned: state is present or absent
   type: float
+leftovers:
+  description: What of the cluster's twin is still on the machine after the removal (namespaces, processes, FRR and
+    state directories, the NOS stand-ins' files); the task fails when it is not empty.
+  returned: state is absent
+  type: list
+  elements: str
 converged:
   description: Seconds from the end of the setup until every BGP session was Established.
   returned: state is present and frr_config is rendered

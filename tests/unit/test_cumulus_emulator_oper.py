@@ -52,6 +52,8 @@ def live(tmp_path, monkeypatch):
             return json.dumps(SUMMARY)
         return ""
     monkeypatch.setattr(oper_live, "_run", run)
+    (tmp_path / "etc-frr" / "sw1").mkdir(parents=True)    # FRR's pathspace of sw1, seen from the machine
+    monkeypatch.setattr(oper_live, "FRR_ETC", str(tmp_path / "etc-frr"))
     monkeypatch.setattr(oper_live, "_sys", lambda name, what: {"speed": "10000", "carrier_changes": "2"}[what]
                         if name == "swp1" else None)
     return calls
@@ -85,6 +87,14 @@ def test_nv_show_bgp_neighbors_answers_from_frr(live, capsys):
     assert shown["10.0.0.4"]["state"] == "active" and "up-time" not in shown["10.0.0.4"]
     assert nv_cli.main(["show", "vrf", "default", "router", "bgp", "neighbor", "10.0.0.4", "state", "-o", "json"]) == 0
     assert json.loads(capsys.readouterr().out) == "active"
+
+
+def test_nv_show_bgp_neighbors_through_the_netns_connection_asks_plain_vtysh(live, tmp_path, monkeypatch, capsys):
+    # Through the netns connection /etc/frr is the switch's own pathspace: no /etc/frr/<host>, plain vtysh reaches it.
+    monkeypatch.setattr(oper_live, "FRR_ETC", str(tmp_path / "switch-etc-frr"))
+    monkeypatch.setattr(oper_live, "_run", lambda argv: json.dumps(SUMMARY) if argv[:2] == ["vtysh", "-c"] else "")
+    assert nv_cli.main(["show", "vrf", "default", "router", "bgp", "neighbor", "-o", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["10.0.0.0"]["state"] == "established"
 
 
 @pytest.mark.parametrize("mbps, words", [("10000", "10G"), ("400000", "400G"), ("100", "100M"), ("-1", None),

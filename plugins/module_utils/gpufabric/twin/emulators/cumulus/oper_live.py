@@ -20,6 +20,7 @@ import os
 import subprocess
 
 STATE_ROOT = "/run/gpufabric-twin"
+FRR_ETC = "/etc/frr"   # FRR's configuration, one directory per pathspace (-N <host>) on the machine
 
 
 def _run(argv):
@@ -146,6 +147,12 @@ def bgp_neighbors(summary, config, vrf="default"):
     return out
 
 
+def _vtysh(host):
+    """vtysh of the switch's FRR: its pathspace (``-N <host>``) from the machine, plain ``vtysh`` where ``/etc/frr`` is
+    the switch's own already (``nv`` run through the netns connection, as on a switch)."""
+    return ["vtysh", "-N", host] if os.path.isdir(os.path.join(FRR_ETC, host)) else ["vtysh"]
+
+
 def show(host, directory, config, words):
     """The operational tree holding ``words`` (rooted at the top: ``{"interface": ...}``), or None when the twin does
     not model that view."""
@@ -162,6 +169,6 @@ def show(host, directory, config, words):
             links = {words[1]: links[words[1]]}
         return {"interface": interfaces(links, addrs, config, lldp)}
     if words[:2] == ["vrf", "default"] and words[2:5] == ["router", "bgp", "neighbor"] and len(words) <= 7:
-        summary = _json(_run(["vtysh", "-N", host, "-c", "show bgp vrf default ipv4 unicast summary json"]), {})
+        summary = _json(_run(_vtysh(host) + ["-c", "show bgp vrf default ipv4 unicast summary json"]), {})
         return {"vrf": {"default": {"router": {"bgp": {"neighbor": bgp_neighbors(summary, config)}}}}}
     return None
