@@ -322,8 +322,8 @@ def test_validate_names_a_shut_bgp_session_and_a_shut_port_on_live_switches(inve
         assert "administratively down here" in got[(LEAF, "link_state", down.a_port)], got
         assert "the far end %s %s is administratively down" % (LEAF, down.a_port) in got[(down.b.name, "link_state", down.b_port)]
         # Only the two faults' own sessions fail BGP; every EOS switch was read.
-        assert {key for key in got if key[1] == "bgp_sessions"} == {(SPINE, "bgp_sessions", leaf_ip),
-                                                                   (LEAF, "bgp_sessions", spine_ip)}, got
+        failed_bgp = {key for key in got if key[1] == "bgp_sessions"}
+        assert failed_bgp == {(SPINE, "bgp_sessions", leaf_ip), (LEAF, "bgp_sessions", spine_ip)}, got
         assert not [key for key, message in got.items() if key[0] in hosts and "could not collect" in message], got
     finally:
         eapi_config(SPINE, "router bgp %s" % asn, "no neighbor %s shutdown" % leaf_ip)

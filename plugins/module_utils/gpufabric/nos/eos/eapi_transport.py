@@ -55,9 +55,10 @@ class EapiTransport(Transport):
         try:
             return [self._ask(driver, device, command) for command in commands]
         finally:
+            # Closing a connection that broke may raise anything.
             try:
                 driver.close()
-            except Exception:  # pylint: disable=broad-except  (closing a connection that broke)
+            except Exception:  # pylint: disable=broad-except
                 pass
 
     def run(self, device, command):
