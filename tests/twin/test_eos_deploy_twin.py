@@ -10,7 +10,8 @@ operator runs:
   and changes nothing; a deploy with it brings the switch back to its build;
 - a change the BGP gate refuses (a leaf that loses its aggregate) is rolled back: the configuration session aborted,
   the previous configuration running again, its sessions up;
-- drain.yml and undrain.yml of a spine: one configuration session each, the record kept;
+- drain.yml and undrain.yml of a spine: one configuration session each, the record kept, and under echoes between the
+  scalable units on every rail none lost;
 - a spec change deployed to a running spine drains it first (drain, change while drained, undrain: three sessions).
 - validate.yml (after the deploy, the fabric converged) reads every EOS switch over its eAPI and finds 0 FAIL, 0 ERROR,
   with each switch's cabling, ports, BGP sessions and RoCE QoS observed, not skipped; after the deploy cases a spine's
@@ -248,15 +249,25 @@ def test_a_change_the_bgp_gate_refuses_is_rolled_back(inventory, deployed, tmp_p
 def test_drain_and_undrain_shift_a_spine_in_a_session_each(inventory, lab, deployed):
     """drain.yml and undrain.yml on an EOS spine (role traffic_shift, tasks_from shift of eos_deploy): one
     configuration session each merging the drain's lines, or their removal, over what runs; the deploy's record goes
-    with them, so the next deploy finds the spine as the shift left it."""
+    with them, so the next deploy finds the spine as the shift left it. Echoes between the scalable units on every rail
+    all the while: the drain and the undrain lose none."""
+    from gpufabric.twin.traffic import cross_su_pairs, loss_flow
+
     assert deployed.returncode == 0
-    drained = playbook(inventory, "drain.yml", "-e", "switch=%s" % SPINE, "-e", "build_dir=%s" % lab)
-    assert drained.returncode == 0, drained.stdout[-4000:]
-    now = running(SPINE)
-    assert drain.RUNNING_MARKER in now and "route-map GPUFABRIC_DRAIN permit 10" in now
-    assert not deploy.changed_by_hand(now)
-    undrained = playbook(inventory, "undrain.yml", "-e", "switch=%s" % SPINE, "-e", "build_dir=%s" % lab)
-    assert undrained.returncode == 0, undrained.stdout[-4000:]
+    plan, hosts = eos_hosts(inventory)
+    converged(inventory, lab, hosts)
+    pairs = cross_su_pairs(plan)
+    with loss_flow(pairs, rate=20) as flow:
+        drained = playbook(inventory, "drain.yml", "-e", "switch=%s" % SPINE, "-e", "build_dir=%s" % lab)
+        assert drained.returncode == 0, drained.stdout[-4000:]
+        now = running(SPINE)
+        assert drain.RUNNING_MARKER in now and "route-map GPUFABRIC_DRAIN permit 10" in now
+        assert not deploy.changed_by_hand(now)
+        undrained = playbook(inventory, "undrain.yml", "-e", "switch=%s" % SPINE, "-e", "build_dir=%s" % lab)
+        assert undrained.returncode == 0, undrained.stdout[-4000:]
+    print("\ndrain and undrain of %s: lost %d of %d\n%s" % (SPINE, flow.lost, flow.sent, flow.report()))
+    assert flow.sent > len(pairs) * 20 * 5
+    assert flow.lost == 0, flow.report()
     now = running(SPINE)
     assert drain.RUNNING_MARKER not in now and "GPUFABRIC_DRAIN" not in now and not deploy.changed_by_hand(now)
     with open(os.path.join(lab, CLUSTER, "devices", SPINE, "structured.yml")) as f:
