@@ -103,7 +103,7 @@ unit: $(SETUP)
 	pytest tests/unit -q
 
 integration: $(SETUP)
-	pytest tests/integration -q
+	pytest tests/integration -q --durations=15
 
 # Jobs run as AWX runs them (docs/awx.md, "How this is tested"): project and inventory syncs, a private data directory
 # per job, ansible-runner; every job template against a twin of the lab under the cluster name awx (root; skipped with
