@@ -119,9 +119,10 @@ system: $(SETUP)
 	pytest tests/server tests/twin tests/ztp $(addprefix --ignore=,$(BESIDE)) -q --durations=25
 
 # Twin tests of clusters of their own that run in the code chain, after the AWX tier, to even out the two chains:
-# the rollout waves on twin-256 under traffic, the Cumulus spare swap and growth (cluster cspr) and eos-lab deployed,
-# validated and given tenants by roles/eos_deploy (cluster eosdeploy).
-BESIDE := tests/twin/test_rollout_waves_twin.py tests/twin/test_cumulus_spare_growth_twin.py tests/twin/test_eos_deploy_twin.py
+# the rollout waves on twin-256 under traffic, the Cumulus spare swap and growth (cluster cspr), the Cumulus frontend
+# of cumulus-lab (cluster cfe) and eos-lab deployed and validated by roles/eos_deploy (cluster eosdeploy).
+BESIDE := tests/twin/test_rollout_waves_twin.py tests/twin/test_cumulus_spare_growth_twin.py \
+	tests/twin/test_cumulus_frontend_twin.py tests/twin/test_eos_deploy_twin.py
 beside: $(SETUP)
 	pytest $(BESIDE) -q --durations=10
 
