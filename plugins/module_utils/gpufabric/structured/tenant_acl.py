@@ -17,10 +17,21 @@ from ..ipam import cidr, fmt
 from ..tenant_assignment import FREE_POOL, attached
 
 QUARANTINE = "QUARANTINE"
+ACL_PREFIX = "TENANT_"
 
 
 def acl_name(tenant):
-    return QUARANTINE if tenant == FREE_POOL else "TENANT_" + tenant.upper().replace("-", "_")
+    return QUARANTINE if tenant == FREE_POOL else ACL_PREFIX + tenant.upper().replace("-", "_")
+
+
+def tenant_of_acl(name):
+    """The tenant whose ACL ``acl_name`` named ``name`` (FREE_POOL for QUARANTINE), or None for any other name: what
+    a switch's read-back of its bound ACLs gives each port."""
+    if name == QUARANTINE:
+        return FREE_POOL
+    if name.startswith(ACL_PREFIX) and len(name) > len(ACL_PREFIX):
+        return name[len(ACL_PREFIX):].lower().replace("_", "-")
+    return None
 
 
 def nic_rails(plan):

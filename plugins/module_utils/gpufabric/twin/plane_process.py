@@ -30,6 +30,19 @@ def module_utils():
     return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+def write_command(bin_dir, name, module, what):
+    """A switch's command for the machine (``bin_dir``/``name``): a Python script running ``main`` of
+    ``gpufabric.<module>`` from this checkout; ``what`` is its comment line. Written only when it differs (twins of
+    other clusters may write the same one at the same time). Returns whether it changed."""
+    from .daemons import write_if_changed
+
+    os.makedirs(bin_dir, exist_ok=True)
+    text = ("#!%s\n# %s (gpufabric %s).\nimport sys\nsys.path.insert(0, %r)\nfrom gpufabric.%s import main\n"
+            "sys.exit(main(sys.argv[1:]))\n" % (sys.executable, what, module.replace(".", "/") + ".py", module_utils(),
+                                                module))
+    return write_if_changed(os.path.join(bin_dir, name), text, 0o755, owner=None)
+
+
 def plane_pid(base, plane):
     """The pid in ``base``/daemon.pid while that process runs module ``plane`` (twin.emulators.<name>.plane), else None."""
     try:

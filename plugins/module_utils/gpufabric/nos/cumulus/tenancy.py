@@ -8,13 +8,11 @@ into the VRF ``Vrf-<name>`` (``interface.<port>.ip.vrf``). A tenant name has no 
 (tenant_assignment.py), so the ACL's name gives it back."""
 import json
 
-from ...tenant_assignment import FREE_POOL
-from ...structured.tenant_acl import QUARANTINE
+from ...structured.tenant_acl import tenant_of_acl
 from ...structured.tenant_vrf import vrf_name
 
 # The command whose output is the switch's applied configuration as JSON.
 RUNNING_COMMAND = "nv config show -o json"
-_ACL_PREFIX = "TENANT_"
 _VRF_PREFIX = vrf_name("")
 
 
@@ -34,14 +32,6 @@ def applied_tree(running):
     return tree
 
 
-def _tenant_of_acl(name):
-    if name == QUARANTINE:
-        return FREE_POOL
-    if name.startswith(_ACL_PREFIX) and len(name) > len(_ACL_PREFIX):
-        return name[len(_ACL_PREFIX):].lower().replace("_", "-")
-    return None
-
-
 def bindings(running):
     """{"acl": {port: tenant}, "vrf": {port: tenant}} of a running Cumulus switch: the tenant of the ACL bound
     inbound to each port, and of the VRF each routed port is in."""
@@ -51,7 +41,7 @@ def bindings(running):
     for port, conf in sorted((tree.get("interface") or {}).items()):
         conf = conf or {}
         for name, how in sorted((conf.get("acl") or {}).items()):
-            tenant = _tenant_of_acl(name)
+            tenant = tenant_of_acl(name)
             # Control-plane and hand-made ACLs isolate no tenant; an ACL bound but not defined enforces nothing.
             if tenant is None or "inbound" not in (how or {}) or (defined.get(name) or {}).get("type") != "ipv4":
                 continue

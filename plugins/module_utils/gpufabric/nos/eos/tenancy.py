@@ -10,13 +10,11 @@ it back. EOS applies an access group naming a list that is not defined as permit
 Control Lists": "ACL applied to an interface but not configured"), so such a port isolates nothing."""
 import re
 
-from ...structured.tenant_acl import QUARANTINE
+from ...structured.tenant_acl import tenant_of_acl
 from ...structured.tenant_vrf import vrf_name
-from ...tenant_assignment import FREE_POOL
 
 # The command whose output is the switch's running configuration, as text (a login's bash runs EOS's CLI with Cli).
 RUNNING_COMMAND = "Cli -p 15 -c 'show running-config'"
-_ACL_PREFIX = "TENANT_"
 _VRF_PREFIX = vrf_name("")
 
 
@@ -34,14 +32,6 @@ def blocks(text):
     return out
 
 
-def _tenant_of_acl(name):
-    if name == QUARANTINE:
-        return FREE_POOL
-    if name.startswith(_ACL_PREFIX) and len(name) > len(_ACL_PREFIX):
-        return name[len(_ACL_PREFIX):].lower().replace("_", "-")
-    return None
-
-
 def bindings(running):
     """{"acl": {port: tenant}, "vrf": {port: tenant}} of a running EOS switch (``running``: ``show running-config``
     text): the tenant of the IPv4 access list applied inbound to each Ethernet port, and of the VRF each port is in."""
@@ -56,8 +46,8 @@ def bindings(running):
         port = m.group(1)
         for child in lines:
             group = re.match(r"ip access-group (\S+) in\Z", child)
-            if group and group.group(1) in defined and _tenant_of_acl(group.group(1)) is not None:
-                acl[port] = _tenant_of_acl(group.group(1))
+            if group and group.group(1) in defined and tenant_of_acl(group.group(1)) is not None:
+                acl[port] = tenant_of_acl(group.group(1))
             name = re.match(r"vrf (\S+)\Z", child)
             if name and name.group(1).startswith(_VRF_PREFIX) and len(name.group(1)) > len(_VRF_PREFIX):
                 vrf[port] = name.group(1)[len(_VRF_PREFIX):]

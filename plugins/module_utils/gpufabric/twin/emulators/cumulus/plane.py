@@ -15,9 +15,8 @@ once; each switch keeps its own revisions, users, certificate and startup file.
 """
 import json
 import os
-import sys
 
-from ... import daemons, netns_env, plane_process
+from ... import netns_env, plane_process
 from . import factory
 
 # The twin's desired state (twin/desired.py) asks these: a Cumulus switch applies its own configuration.
@@ -44,11 +43,7 @@ def switch_dir(state_dir, host):
 
 
 def _write_commands():
-    os.makedirs(BIN_DIR, exist_ok=True)
-    text = ("#!%s\n# NVUE's nv on a Cumulus switch of the twin (gpufabric twin/emulators/cumulus/nv_cli.py).\nimport sys\n"
-            "sys.path.insert(0, %r)\nfrom gpufabric.twin.emulators.cumulus.nv_cli import main\nsys.exit(main(sys.argv[1:]))\n"
-            % (sys.executable, plane_process.module_utils()))
-    return daemons.write_if_changed(os.path.join(BIN_DIR, "nv"), text, 0o755, owner=None)
+    return plane_process.write_command(BIN_DIR, 'nv', 'twin.emulators.cumulus.nv_cli', "NVUE's nv on a Cumulus switch of the twin")
 
 
 def empty_frr_conf(host):

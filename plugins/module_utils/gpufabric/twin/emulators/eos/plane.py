@@ -14,9 +14,8 @@ Each switch's eAPI listens on 127.0.0.1 at the port in its eapi.port (a switch l
 configuration (cli.FACTORY_CONFIG). docs/twin.md, "The eAPI stand-in (Arista EOS switches)".
 """
 import os
-import sys
 
-from ... import daemons, netns_env, plane_process
+from ... import netns_env, plane_process
 from . import namespace
 
 SELF_APPLYING = True
@@ -44,11 +43,7 @@ def switch_dir(state_dir, host):
 
 
 def _write_commands():
-    os.makedirs(BIN_DIR, exist_ok=True)
-    text = ("#!%s\n# EOS's Cli on an EOS switch of the twin (gpufabric twin/emulators/eos/cli_tool.py).\nimport sys\n"
-            "sys.path.insert(0, %r)\nfrom gpufabric.twin.emulators.eos.cli_tool import main\nsys.exit(main(sys.argv[1:]))\n"
-            % (sys.executable, plane_process.module_utils()))
-    return daemons.write_if_changed(os.path.join(BIN_DIR, "Cli"), text, 0o755, owner=None)
+    return plane_process.write_command(BIN_DIR, 'Cli', 'twin.emulators.eos.cli_tool', "EOS's Cli on an EOS switch of the twin")
 
 
 kernel_port = namespace.kernel_port   # the twin's desired.py asks the plane for the namespace's port names
